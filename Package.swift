@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "cardrender",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "VipsKit", targets: ["VipsKit"]),
+        .library(name: "CardKit", targets: ["CardKit"]),
+        .executable(name: "cardrender", targets: ["cardrender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "VipsKit", dependencies: ["CVips", "CVipsShim"]),
+        .target(name: "CardKit", dependencies: ["VipsKit"]),
+        .target(name: "CardPipeline", dependencies: ["VipsKit"]),
+        .executableTarget(
+            name: "cardrender",
+            dependencies: [
+                "CardKit",
+                "CardPipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit"]),
+        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit"]),
+        .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline"]),
+        .testTarget(name: "CLITests", dependencies: ["VipsKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

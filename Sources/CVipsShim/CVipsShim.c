@@ -1,0 +1,92 @@
+// Fixed-arity wrappers of variadic libvips calls: see CVipsShim.h for why.
+#include "CVipsShim.h"
+
+_Static_assert(VIPS_MAJOR_VERSION == 8 && VIPS_MINOR_VERSION >= 14,
+               "cardrender needs libvips 8.14 or later in the 8.x series");
+
+VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
+                                           VipsAccess access, VipsFailOn fail_on) {
+    return vips_image_new_from_source(source, options, "access", access, "fail_on", fail_on,
+                                      NULL);
+}
+
+int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
+                               VipsSize size, VipsFailOn fail_on) {
+    return vips_thumbnail_source(source, out, width, "height", height, "size", size,
+                                 "fail_on", fail_on, NULL);
+}
+
+int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
+                              VipsSize size) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", size, NULL);
+}
+
+int CVipsShim_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+
+int CVipsShim_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile,
+                            const char *input_profile, VipsIntent intent) {
+    return vips_icc_transform(in, out, output_profile, "input_profile", input_profile,
+                              "intent", intent, "embedded", TRUE, NULL);
+}
+
+int CVipsShim_cast(VipsImage *in, VipsImage **out, VipsBandFormat format) {
+    return vips_cast(in, out, format, NULL);
+}
+
+int CVipsShim_flatten(VipsImage *in, VipsImage **out, const double *background, int n) {
+    VipsArrayDouble *array = vips_array_double_new(background, n);
+    int result = vips_flatten(in, out, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int CVipsShim_subtract(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_subtract(left, right, out, NULL);
+}
+
+int CVipsShim_abs(VipsImage *in, VipsImage **out) { return vips_abs(in, out, NULL); }
+
+int CVipsShim_avg(VipsImage *in, double *out) { return vips_avg(in, out, NULL); }
+
+int CVipsShim_getpoint(VipsImage *in, double **vector, int *n, int x, int y) {
+    return vips_getpoint(in, vector, n, x, y, NULL);
+}
+
+int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale) {
+    return vips_resize(in, out, scale, "vscale", vscale, NULL);
+}
+
+int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
+    return vips_extract_band(in, out, band, "n", n, NULL);
+}
+
+int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                              gboolean interlace, VipsForeignSubsample subsample,
+                              gboolean optimize_coding, gboolean strip) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", quality, "interlace", interlace,
+                                "subsample_mode", subsample, "optimize_coding",
+                                optimize_coding, "strip", strip, NULL);
+}
+
+int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
+                             gboolean palette, int quality, gboolean strip) {
+    return vips_pngsave_buffer(in, buf, len, "compression", compression, "palette", palette,
+                               "Q", quality, "strip", strip, NULL);
+}
+
+int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                              gboolean lossless, int effort, gboolean strip) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort",
+                                effort, "strip", strip, NULL);
+}
+
+int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                              int effort, gboolean strip) {
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression",
+                                VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, "strip",
+                                strip, NULL);
+}

@@ -1,0 +1,79 @@
+// CVipsShim: fixed-arity wrappers of variadic libvips calls.
+//
+// Why this exists: libvips takes optional arguments as NULL-terminated C varargs
+// (`vips_thumbnail(in, &out, width, "height", h, NULL)`), and Swift cannot call C
+// variadic functions. Each wrapper here passes a fixed set of arguments to one
+// libvips operation and nothing else: no logic, no allocation, no policy. Every
+// function is named `CVipsShim_<libvips nickname>`; it returns what libvips returns
+// (0 on success, -1 with the error buffer set) and Swift turns failure into a typed
+// error in one place (VipsKit's `vipsCall`).
+#ifndef CVIPSSHIM_H
+#define CVIPSSHIM_H
+
+#include <vips/vips.h>
+
+/// vips_image_new_from_source with `access` and `fail_on` (NULL on failure).
+VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
+                                           VipsAccess access, VipsFailOn fail_on);
+
+/// vips_thumbnail_source to exactly width x height (size FORCE when asked), EXIF auto-rotate.
+int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
+                               VipsSize size, VipsFailOn fail_on);
+
+/// vips_thumbnail_image (no shrink-on-load: the image is already decoded or lazy).
+int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
+                              VipsSize size);
+
+/// vips_autorot: apply the EXIF orientation and drop the tag.
+int CVipsShim_autorot(VipsImage *in, VipsImage **out);
+
+/// vips_colourspace to `space`.
+int CVipsShim_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space);
+
+/// vips_icc_transform to a named or file profile; the embedded profile is used when
+/// present, `input_profile` otherwise.
+int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile,
+                            const char *input_profile, VipsIntent intent);
+
+/// vips_cast to `format`.
+int CVipsShim_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);
+
+/// vips_flatten onto a background of `n` values.
+int CVipsShim_flatten(VipsImage *in, VipsImage **out, const double *background, int n);
+
+/// vips_subtract.
+int CVipsShim_subtract(VipsImage *left, VipsImage *right, VipsImage **out);
+
+/// vips_abs.
+int CVipsShim_abs(VipsImage *in, VipsImage **out);
+
+/// vips_avg.
+int CVipsShim_avg(VipsImage *in, double *out);
+
+/// vips_getpoint: `*vector` is g_malloc'd, free it with g_free.
+int CVipsShim_getpoint(VipsImage *in, double **vector, int *n, int x, int y);
+
+/// vips_resize with Lanczos3 (the default kernel), separate vertical scale.
+int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale);
+
+/// vips_extract_band: `n` bands from `band`.
+int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n);
+
+/// vips_jpegsave_buffer.
+int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                              gboolean interlace, VipsForeignSubsample subsample,
+                              gboolean optimize_coding, gboolean strip);
+
+/// vips_pngsave_buffer.
+int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
+                             gboolean palette, int quality, gboolean strip);
+
+/// vips_webpsave_buffer.
+int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                              gboolean lossless, int effort, gboolean strip);
+
+/// vips_heifsave_buffer with AV1 compression (AVIF).
+int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                              int effort, gboolean strip);
+
+#endif

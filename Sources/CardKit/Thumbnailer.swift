@@ -1,0 +1,114 @@
+import Foundation
+import VipsKit
+
+/// GD-style thumbnails: a width in pixels, the height following the aspect ratio.
+///
+/// This is the old `get-img-podcast.php?...&width=N` service as a library call: PNG by
+/// default, JPEG, WebP or AVIF on request, never enlarged unless asked.
+public struct Thumbnailer: Sendable {
+    /// The largest width accepted (default 8192).
+    public var maxWidth: Int
+    /// Limits and damage handling for inputs.
+    public var policy: DecodePolicy
+
+    public init(maxWidth: Int = 8192, policy: DecodePolicy = .default) {
+        self.maxWidth = maxWidth
+        self.policy = policy
+    }
+
+    /// The output size for a source of `sourceWidth` x `sourceHeight` (upright) asked at `width`.
+    ///
+    /// Height = round(sourceHeight x width / sourceWidth), at least 1. Without `enlarge`,
+    /// a width above the source's gives the source size.
+    public static func outputSize(
+        sourceWidth: Int, sourceHeight: Int, width: Int, enlarge: Bool
+    ) -> (width: Int, height: Int) {
+        let target = enlarge ? width : min(width, sourceWidth)
+        let height = (2 * sourceHeight * target + sourceWidth) / (2 * sourceWidth)
+        return (target, max(1, height))
+    }
+
+    /// Makes a thumbnail of encoded image bytes.
+    /// - Parameters:
+    ///   - data: the encoded input (its `name` appears in errors).
+    ///   - width: wanted width in pixels, 1...`maxWidth`.
+    ///   - enlarge: allow a width above the source width.
+    ///   - options: output format and settings (PNG by default).
+    /// - Throws: `ThumbnailError` for a bad width, `ImageInputError` for refused input,
+    ///   `VipsError` for data libvips cannot decode or encode.
+    public func thumbnail(
+        of data: ImageData, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions()
+    ) throws -> Thumbnail {
+        guard (1...maxWidth).contains(width) else {
+            throw ThumbnailError.widthOutOfRange(received: width, maximum: maxWidth)
+        }
+        let header = try data.header(policy: policy)
+        let size = Self.outputSize(
+            sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, width: width,
+            enlarge: enlarge)
+        func render(strict: Bool) throws -> Data {
+            try data.thumbnail(width: size.width, height: size.height, strict: strict)
+                .normalisedToSRGB()
+                .encoded(options)
+        }
+        do {
+            let bytes = try render(strict: true)
+            return Thumbnail(data: bytes, width: size.width, height: size.height, format: options.format)
+        } catch let error as VipsError where policy.damage == .warn {
+            let bytes = try render(strict: false)
+            return Thumbnail(
+                data: bytes, width: size.width, height: size.height, format: options.format,
+                warning: "\(data.name): damaged image data, rendered what decodes (\(error.message)).")
+        }
+    }
+
+    /// Makes a thumbnail of a file, enforcing the byte limit before reading it.
+    /// - Throws: as `thumbnail(of:width:enlarge:options:)`, plus `ImageInputError` for
+    ///   unreadable, empty or over-size files.
+    public func thumbnail(
+        file path: String, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions()
+    ) throws -> Thumbnail {
+        let data = try ImageData(contentsOfFile: path, maxBytes: policy.maxFileBytes)
+        return try thumbnail(of: data, width: width, enlarge: enlarge, options: options)
+    }
+}
+
+/// An encoded thumbnail and what it is.
+public struct Thumbnail: Sendable {
+    /// The encoded bytes.
+    public let data: Data
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// The encoding.
+    public let format: OutputFormat
+    /// Set when damaged data was rendered leniently.
+    public var warning: String?
+
+    public init(data: Data, width: Int, height: Int, format: OutputFormat, warning: String? = nil) {
+        self.data = data
+        self.width = width
+        self.height = height
+        self.format = format
+        self.warning = warning
+    }
+
+    /// Writes the bytes to `path` atomically.
+    public func write(to path: String) throws {
+        try AtomicFile.write(data, to: path)
+    }
+}
+
+/// A thumbnail request that cannot be served as asked.
+public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `width` is below 1 or above the configured maximum.
+    case widthOutOfRange(received: Int, maximum: Int)
+
+    public var description: String {
+        switch self {
+        case .widthOutOfRange(let received, let maximum):
+            return "width must be a whole number from 1 to \(maximum); received \(received)."
+        }
+    }
+}

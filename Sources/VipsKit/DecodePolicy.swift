@@ -1,0 +1,35 @@
+/// What an input must satisfy before and while it is decoded.
+public struct DecodePolicy: Sendable, Equatable {
+    /// What to do with damaged data (a truncated or corrupt file).
+    public enum Damage: String, Sendable, CaseIterable {
+        /// Refuse the input with an error naming the file (the default).
+        case fail
+        /// Render what decodes and report a warning. libvips 8.14 still stops after 100
+        /// decoder warnings, so badly damaged files fail either way.
+        case warn
+    }
+
+    /// Largest width x height the header may declare (default 120 megapixels).
+    public var maxPixels: Int
+    /// Largest file accepted, in bytes (default 64 MiB).
+    public var maxFileBytes: Int
+    /// Formats accepted (default: all of `InputFormat`).
+    public var formats: Set<InputFormat>
+    /// Handling of damaged data.
+    public var damage: Damage
+
+    /// The defaults: 120 MP, 64 MiB, every raster format, damaged data refused.
+    public static let `default` = DecodePolicy()
+
+    public init(
+        maxPixels: Int = 120_000_000,
+        maxFileBytes: Int = 64 << 20,
+        formats: Set<InputFormat> = Set(InputFormat.allCases),
+        damage: Damage = .fail
+    ) {
+        self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes
+        self.formats = formats
+        self.damage = damage
+    }
+}

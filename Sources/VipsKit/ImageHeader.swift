@@ -1,0 +1,60 @@
+import CVips
+import CVipsShim
+
+/// What an image's header says, read without decoding any pixel.
+public struct ImageHeader: Sendable, Equatable {
+    /// The format recognised from the content.
+    public let format: InputFormat
+    /// Stored width in pixels (before EXIF orientation).
+    public let width: Int
+    /// Stored height in pixels (before EXIF orientation).
+    public let height: Int
+    /// EXIF orientation 1...8 (1 when absent).
+    public let orientation: Int
+
+    /// Width once auto-oriented (orientations 5-8 swap the axes).
+    public var uprightWidth: Int { orientation >= 5 ? height : width }
+    /// Height once auto-oriented.
+    public var uprightHeight: Int { orientation >= 5 ? width : height }
+}
+
+extension ImageData {
+    /// Identifies the format from the content and reads the header, enforcing `policy`.
+    ///
+    /// Nothing is decoded: a 40000x40000 "pixel bomb" is refused here, in microseconds.
+    /// - Parameter policy: accepted formats and the pixel limit.
+    /// - Throws: `ImageInputError` for unknown or refused formats and over-limit sizes;
+    ///   `VipsError` (`image_new_from_source`) for a header libvips cannot parse.
+    /// libvips: `vips_foreign_find_load_source`, `vips_image_new_from_source`.
+    public func header(policy: DecodePolicy = .default) throws -> ImageHeader {
+        Vips.start()
+        let format: InputFormat = try withSource { source throws(ImageInputError) in
+            guard let loader = vips_foreign_find_load_source(source) else {
+                vips_error_clear()
+                throw .unrecognised(file: name)
+            }
+            let nickname = String(cString: loader)
+            guard let format = InputFormat(loader: nickname), policy.formats.contains(format) else {
+                throw .unsupportedFormat(file: name, loader: nickname)
+            }
+            return format
+        }
+        let image = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
+        let header = ImageHeader(
+            format: format, width: image.width, height: image.height, orientation: image.orientation)
+        guard header.width * header.height <= policy.maxPixels else {
+            throw ImageInputError.tooManyPixels(
+                file: name, width: header.width, height: header.height, limit: policy.maxPixels)
+        }
+        return header
+    }
+
+    /// Opens the bytes as a lazy image (header parsed, pixels decoded on demand).
+    func openImage(access: VipsAccess, failOn: VipsFailOn) throws(VipsError) -> VImage {
+        let image = withSource { source in
+            CVipsShim_image_new_from_source(source, "", access, failOn)
+        }
+        guard let image else { throw takeVipsError("image_new_from_source", file: name) }
+        return VImage(owning: image, origin: name)
+    }
+}

@@ -1,0 +1,51 @@
+/// The raster formats accepted from untrusted input, identified by content (the libvips
+/// loader that recognises the bytes), never by file name.
+public enum InputFormat: String, CaseIterable, Sendable {
+    case jpeg, png, webp, heif, tiff, gif
+
+    /// The format whose libvips loader has this nickname (`jpegload_source`, ...), if accepted.
+    init?(loader: String) {
+        switch ImageFormatName.family(of: loader) {
+        case "jpeg": self = .jpeg
+        case "png": self = .png
+        case "webp": self = .webp
+        case "heif": self = .heif
+        case "tiff": self = .tiff
+        case "gif": self = .gif
+        default: return nil
+        }
+    }
+}
+
+/// Human names for libvips loaders, for error messages.
+enum ImageFormatName {
+    /// The loader's format family, from its type name (`VipsForeignLoadJpegSource` ->
+    /// `jpeg`, `VipsForeignLoadNsgifSource` -> `gif`) or nickname (`svgload_source` -> `svg`).
+    static func family(of loader: String) -> String {
+        var name = loader
+        if name.hasPrefix("VipsForeignLoad") {
+            name.removeFirst("VipsForeignLoad".count)
+            for suffix in ["Source", "Buffer", "File"] where name.hasSuffix(suffix) {
+                name.removeLast(suffix.count)
+            }
+        } else {
+            name = name.split(separator: "_").first.map(String.init) ?? name
+            if name.hasSuffix("load") { name.removeLast(4) }
+        }
+        name = name.lowercased()
+        return name == "nsgif" ? "gif" : name
+    }
+
+    /// A phrase such as "an SVG image" or "a PDF document".
+    static func describe(loader: String) -> String {
+        let names = [
+            "svg": "an SVG image", "pdf": "a PDF document", "magick": "an ImageMagick-only format",
+            "fits": "a FITS image", "matrix": "a libvips matrix file", "csv": "a CSV file",
+            "ppm": "a PPM/PNM image", "rad": "a Radiance HDR image", "vips": "a libvips .v image",
+            "jp2k": "a JPEG 2000 image", "jxl": "a JPEG XL image", "openslide": "a slide image",
+            "analyze": "an Analyze image", "mat": "a Matlab file", "raw": "raw pixel data",
+        ]
+        let family = family(of: loader)
+        return names[family] ?? "a \(family) file"
+    }
+}

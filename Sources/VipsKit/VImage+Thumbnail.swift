@@ -1,0 +1,51 @@
+import CVips
+import CVipsShim
+
+extension ImageData {
+    /// Resizes to exactly `width` x `height` with shrink-on-load and EXIF auto-orient.
+    ///
+    /// The result is lazy: pixels are decoded when it is encoded, so decode errors
+    /// surface then. Use `header(policy:)` first: it enforces the format and size limits.
+    /// - Parameters:
+    ///   - width: output width in pixels (the upright image's).
+    ///   - height: output height in pixels.
+    ///   - strict: fail on damaged data (`fail_on=error`) rather than render what decodes.
+    /// - Throws: `VipsError` (`thumbnail_source`) naming this input.
+    /// libvips: `vips_thumbnail_source` with `size=force`.
+    public func thumbnail(width: Int, height: Int, strict: Bool) throws(VipsError) -> VImage {
+        Vips.start()
+        var output: UnsafeMutablePointer<VipsImage>?
+        try withSource { (source) throws(VipsError) in
+            try vipsCall("thumbnail_source", file: name) {
+                CVipsShim_thumbnail_source(
+                    source, &output, Int32(width), Int32(height), VIPS_SIZE_FORCE,
+                    strict ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE)
+            }
+        }
+        guard let output else { throw takeVipsError("thumbnail_source", file: name) }
+        return VImage(owning: output, origin: name)
+    }
+
+    /// Decodes the whole image lazily, auto-oriented, for pipelines that crop or place it.
+    /// - Parameter strict: fail on damaged data rather than render what decodes.
+    /// - Throws: `VipsError` (`image_new_from_source`, `autorot`) naming this input.
+    public func decode(strict: Bool) throws(VipsError) -> VImage {
+        try openImage(access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE)
+            .autoOriented()
+    }
+}
+
+extension VImage {
+    /// Turns the image upright from its EXIF orientation and drops the tag.
+    /// libvips: `vips_autorot`.
+    public func autoOriented() throws(VipsError) -> VImage {
+        guard orientation != 1 else { return self }
+        return try derive("autorot") { CVipsShim_autorot($0, $1) }
+    }
+
+    /// Resizes by `scale` horizontally and `verticalScale` vertically (Lanczos3).
+    /// libvips: `vips_resize`.
+    public func resized(scale: Double, verticalScale: Double? = nil) throws(VipsError) -> VImage {
+        try derive("resize") { CVipsShim_resize($0, $1, scale, verticalScale ?? scale) }
+    }
+}

@@ -1,0 +1,63 @@
+import CVips
+import Foundation
+
+/// Process-wide libvips set-up: initialised once, before any other libvips call.
+public enum Vips {
+    /// Runs `vips_init` exactly once (Swift runs a global's initialiser once, thread-safely).
+    ///
+    /// Also: untrusted loaders (SVG, PDF, FITS, ...) are blocked process-wide; the
+    /// operation cache is off, because it keys file loads by name and a long-running
+    /// process would serve stale pixels for a file changed on disk (we load from bytes
+    /// anyway); libvips's own warnings are routed to `warningHandler` instead of stderr,
+    /// because our errors already name the file and the cause.
+    private static let initialised: Bool = {
+        guard vips_init("cardrender") == 0 else {
+            let error = takeVipsError("init", file: nil)
+            fatalError("libvips could not start: \(error.message)")
+        }
+        vips_block_untrusted_set(1)
+        vips_cache_set_max(0)
+        vips_cache_set_max_mem(0)
+        vips_cache_set_max_files(0)
+        _ = g_log_set_handler(
+            "VIPS", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue),
+            { _, _, _, _ in }, nil)
+        return true
+    }()
+
+    /// Initialises libvips if it is not yet; cheap after the first call.
+    @inline(__always)
+    public static func start() {
+        _ = initialised
+    }
+
+    /// The libvips version in use, e.g. `8.14.1`.
+    public static var version: String {
+        start()
+        return String(cString: vips_version_string())
+    }
+
+    /// Threads libvips uses inside one image pipeline (`vips_concurrency_set`).
+    ///
+    /// When several images run in parallel on their own workers, 1 is usually best:
+    /// more threads per image only compete with the other workers.
+    public static var concurrency: Int {
+        get {
+            start()
+            return Int(vips_concurrency_get())
+        }
+        set {
+            start()
+            vips_concurrency_set(Int32(max(1, newValue)))
+        }
+    }
+
+    /// Frees libvips's per-thread buffers and clears its error buffer.
+    ///
+    /// Call at the end of each job a worker thread runs (sharp does the same): threads of
+    /// a Dispatch pool are reused and never exit, so libvips cannot free them itself.
+    public static func endThreadJob() {
+        vips_error_clear()
+        vips_thread_shutdown()
+    }
+}

@@ -1,0 +1,32 @@
+import CardPipeline
+import Foundation
+
+/// Where each input's output goes under an output directory, mirroring the input tree.
+struct OutputPlan {
+    /// One input and its output path.
+    struct Job: Sendable {
+        let input: InputItem
+        let output: String
+    }
+
+    /// Inputs with a unique output path.
+    private(set) var jobs: [Job] = []
+    /// Inputs whose output path another input already takes (e.g. `a.jpg` and `a.png`).
+    private(set) var conflicts: [String] = []
+
+    /// Maps every item to `directory/<relative path with fileExtension>`.
+    init(items: [InputItem], directory: String, fileExtension: String) {
+        var taken: [String: String] = [:]
+        for item in items {
+            let stem = (item.relativePath as NSString).deletingPathExtension
+            let output = (directory as NSString).appendingPathComponent(stem + "." + fileExtension)
+            if let first = taken[output] {
+                conflicts.append(
+                    "\(item.path): its output \(output) is already written for \(first); rename one of them.")
+                continue
+            }
+            taken[output] = item.path
+            jobs.append(Job(input: item, output: output))
+        }
+    }
+}
