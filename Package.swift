@@ -30,10 +30,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit"]),
-        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit"]),
-        .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline"]),
-        .testTarget(name: "CLITests", dependencies: ["VipsKit"]),
+        .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
+        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "TestSupport"]),
+        .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,8 @@ int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int hei
     return vips_thumbnail_image(in, out, width, "height", height, "size", size, NULL);
 }
 
+int CVipsShim_copy(VipsImage *in, VipsImage **out) { return vips_copy(in, out, NULL); }
+
 int CVipsShim_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
 
 int CVipsShim_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {

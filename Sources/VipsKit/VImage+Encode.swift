@@ -30,7 +30,8 @@ extension VImage {
     /// libvips: `vips_jpegsave_buffer`, `vips_pngsave_buffer`, `vips_webpsave_buffer`,
     /// `vips_heifsave_buffer` (AV1).
     public func encoded(_ options: EncodeOptions) throws(VipsError) -> Data {
-        let image = options.format.keepsAlpha ? self : try flattened(onto: options.background)
+        var image = options.format.keepsAlpha ? self : try flattened(onto: options.background)
+        if !options.keepMetadata { image = try image.withoutMetadata() }
         let strip: gboolean = options.keepMetadata ? 0 : 1
         let quality = Int32(min(100, max(1, options.quality)))
         var memory: UnsafeMutableRawPointer?
@@ -77,6 +78,25 @@ extension VImage {
         }
         guard let memory else { throw takeVipsError(operation, file: origin) }
         return VipsOutputBuffer(pointer: memory, count: length).data()
+    }
+
+    /// A copy without EXIF, XMP, IPTC, ICC and orientation fields.
+    ///
+    /// The savers' own `strip` is set too, but libvips 8.14's WebP saver ignores it and
+    /// writes EXIF and XMP (GPS included): removing the fields is what makes it sure.
+    /// libvips: `vips_copy`, `vips_image_remove`.
+    public func withoutMetadata() throws(VipsError) -> VImage {
+        let doomed = metadataFields.filter { field in
+            field.hasPrefix("exif-") || field == "xmp-data" || field == "iptc-data"
+                || field == "icc-profile-data" || field == "orientation"
+        }
+        guard !doomed.isEmpty else { return self }
+        let copy = try derive("copy") { CVipsShim_copy($0, $1) }
+        // The copy is new and not yet shared with any other thread: editing it is safe.
+        copy.withPointer { image in
+            for field in doomed { _ = vips_image_remove(image, field) }
+        }
+        return copy
     }
 
     /// Encodes and writes to `path` atomically (a temporary file renamed into place).

@@ -24,6 +24,9 @@ int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, i
 int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
                               VipsSize size);
 
+/// vips_copy: a new image header over the same pixels (metadata may then be edited).
+int CVipsShim_copy(VipsImage *in, VipsImage **out);
+
 /// vips_autorot: apply the EXIF orientation and drop the tag.
 int CVipsShim_autorot(VipsImage *in, VipsImage **out);
 

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs real programs (the `vips` CLI, python3, the built `cardrender`) from tests.
+public enum Tools {
+    /// What a finished process left behind.
+    public struct Run: Sendable {
+        public let status: Int32
+        public let stdout: Data
+        public let stderr: String
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `executable` with `arguments` and waits for it.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+        -> Run
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        // Output goes to files, not pipes: no reader threads, and a full pipe can never block the child.
+        let scratch = NSTemporaryDirectory() + "cardrender-run-" + UUID().uuidString
+        _ = FileManager.default.createFile(atPath: scratch + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: scratch + ".out")
+            try? FileManager.default.removeItem(atPath: scratch + ".err")
+        }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let outData = FileManager.default.contents(atPath: scratch + ".out") ?? Data()
+        let errData = FileManager.default.contents(atPath: scratch + ".err") ?? Data()
+        return Run(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs the `vips` command-line tool (Debian `libvips-tools`), failing on a non-zero exit.
+    public static func vips(_ arguments: String...) throws {
+        let result = try run("/usr/bin/vips", arguments)
+        guard result.status == 0 else {
+            throw ToolError(message: "vips \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        }
+    }
+
+    /// Runs a python3 snippet, failing on a non-zero exit.
+    public static func python(_ script: String, _ arguments: [String] = []) throws {
+        let result = try run("/usr/bin/env", ["python3", "-c", script] + arguments)
+        guard result.status == 0 else { throw ToolError(message: "python3 failed: \(result.stderr)") }
+    }
+
+    /// A helper program failed.
+    public struct ToolError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+}
