@@ -11,9 +11,9 @@ VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *optio
 }
 
 int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                               VipsSize size, VipsFailOn fail_on) {
+                               VipsSize size, const char *option_string) {
     return vips_thumbnail_source(source, out, width, "height", height, "size", size,
-                                 "fail_on", fail_on, NULL);
+                                 "option_string", option_string, NULL);
 }
 
 int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,

@@ -9,7 +9,8 @@ extension ImageData {
     /// - Parameters:
     ///   - width: output width in pixels (the upright image's).
     ///   - height: output height in pixels.
-    ///   - strict: fail on damaged data (`fail_on=error`) rather than render what decodes.
+    ///   - strict: fail on damaged data (`fail_on=warning`: libjpeg reports truncation and
+    ///     corrupt segments as warnings) rather than render what decodes.
     /// - Throws: `VipsError` (`thumbnail_source`) naming this input.
     /// libvips: `vips_thumbnail_source` with `size=force`.
     public func thumbnail(width: Int, height: Int, strict: Bool) throws(VipsError) -> VImage {
@@ -19,19 +20,22 @@ extension ImageData {
             try vipsCall("thumbnail_source", file: name) {
                 CVipsShim_thumbnail_source(
                     source, &output, Int32(width), Int32(height), VIPS_SIZE_FORCE,
-                    strict ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE)
+                    strict ? "[fail_on=warning]" : "[fail_on=none]")
             }
         }
         guard let output else { throw takeVipsError("thumbnail_source", file: name) }
         return VImage(owning: output, origin: name)
     }
 
-    /// Decodes the whole image lazily, auto-oriented, for pipelines that crop or place it.
-    /// - Parameter strict: fail on damaged data rather than render what decodes.
+    /// Decodes the whole image lazily, for pipelines that crop or place it.
+    /// - Parameters:
+    ///   - strict: fail on damaged data rather than render what decodes.
+    ///   - autoOrient: turn the image upright from its EXIF orientation (default).
     /// - Throws: `VipsError` (`image_new_from_source`, `autorot`) naming this input.
-    public func decode(strict: Bool) throws(VipsError) -> VImage {
-        try openImage(access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE)
-            .autoOriented()
+    public func decode(strict: Bool, autoOrient: Bool = true) throws(VipsError) -> VImage {
+        let image = try openImage(
+            access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE)
+        return autoOrient ? try image.autoOriented() : image
     }
 }
 

@@ -16,9 +16,11 @@
 VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
                                            VipsAccess access, VipsFailOn fail_on);
 
-/// vips_thumbnail_source to exactly width x height (size FORCE when asked), EXIF auto-rotate.
+/// vips_thumbnail_source to width x height under `size`, EXIF auto-rotate. Load options
+/// (e.g. "[fail_on=warning]") go in `option_string`: libvips 8.14's thumbnail_source
+/// does not pass its own `fail_on` argument on to the loader.
 int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                               VipsSize size, VipsFailOn fail_on);
+                               VipsSize size, const char *option_string);
 
 /// vips_thumbnail_image (no shrink-on-load: the image is already decoded or lazy).
 int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
