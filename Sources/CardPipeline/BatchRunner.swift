@@ -33,11 +33,12 @@ public struct BatchRunner: Sendable {
         let next = Mutex(0)
         let finished = Mutex(0)
         let group = DispatchGroup()
-        // A private concurrent queue targets libdispatch's overcommit pool: every worker gets
-        // a thread of its own even when `jobs` exceeds the core count.
-        let queue = DispatchQueue(label: "cardrender.batch", attributes: .concurrent)
-        for _ in 0..<min(jobs, items.count) {
-            queue.async(group: group) {
+        // One serial queue per worker. libdispatch gives serial queues "overcommit" threads,
+        // so every worker runs at once even when the shared pool is busy (on Linux, Swift
+        // concurrency runs on that pool too). A concurrent queue is not overcommit: its
+        // blocks waited for a free pool thread and ran one after another.
+        for worker in 0..<min(jobs, items.count) {
+            DispatchQueue(label: "cardrender.worker.\(worker)").async(group: group) {
                 while !shouldStop() {
                     let index = next.withLock { value -> Int in
                         defer { value += 1 }

@@ -57,6 +57,7 @@ public enum Vips {
     /// Call at the end of each job a worker thread runs (sharp does the same): threads of
     /// a Dispatch pool are reused and never exit, so libvips cannot free them itself.
     public static func endThreadJob() {
+        start()
         vips_error_clear()
         vips_thread_shutdown()
     }
