@@ -34,8 +34,8 @@ public struct Thumbnailer: Sendable {
     ///   - width: wanted width in pixels, 1...`maxWidth`.
     ///   - enlarge: allow a width above the source width.
     ///   - options: output format and settings (PNG by default).
-    /// - Throws: `ThumbnailError` for a bad width, `ImageInputError` for refused input,
-    ///   `VipsError` for data libvips cannot decode or encode.
+    /// - Throws: `ThumbnailError` for a bad width, `ImageInputError` for refused or damaged
+    ///   input (`.damaged` when the pixels fail to decode; the header had been read).
     public func thumbnail(
         of data: ImageData, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions()
     ) throws -> Thumbnail {
@@ -54,11 +54,19 @@ public struct Thumbnailer: Sendable {
         do {
             let bytes = try render(strict: true)
             return Thumbnail(data: bytes, width: size.width, height: size.height, format: options.format)
-        } catch let error as VipsError where policy.damage == .warn {
-            let bytes = try render(strict: false)
-            return Thumbnail(
-                data: bytes, width: size.width, height: size.height, format: options.format,
-                warning: "\(data.name): damaged image data, rendered what decodes (\(error.message)).")
+        } catch let strictError as VipsError {
+            // The header was fine, so a failure now is the pixel data: damaged.
+            guard policy.damage == .warn else {
+                throw ImageInputError.damaged(file: data.name, detail: strictError.message)
+            }
+            do {
+                let bytes = try render(strict: false)
+                return Thumbnail(
+                    data: bytes, width: size.width, height: size.height, format: options.format,
+                    warning: "\(data.name): damaged image data, rendered what decodes (\(strictError.message)).")
+            } catch let error as VipsError {
+                throw ImageInputError.damaged(file: data.name, detail: error.message)
+            }
         }
     }
 

@@ -14,13 +14,15 @@ public enum ImageInputError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedFormat(file: String, loader: String)
     /// The header declares more pixels than the pixel limit.
     case tooManyPixels(file: String, width: Int, height: Int, limit: Int)
+    /// The header was read but the pixel data is damaged (truncated or corrupt).
+    case damaged(file: String, detail: String)
 
     /// The file or input name the error is about.
     public var file: String {
         switch self {
         case .unreadable(let file, _), .notAFile(let file), .empty(let file),
             .fileTooLarge(let file, _, _), .unrecognised(let file),
-            .unsupportedFormat(let file, _), .tooManyPixels(let file, _, _, _):
+            .unsupportedFormat(let file, _), .tooManyPixels(let file, _, _, _), .damaged(let file, _):
             return file
         }
     }
@@ -43,6 +45,9 @@ public enum ImageInputError: Error, Sendable, Equatable, CustomStringConvertible
         case .tooManyPixels(let file, let width, let height, let limit):
             return "\(file): declares \(width)x\(height) = \(width * height) pixels, "
                 + "over the limit of \(limit) pixels; it was not decoded."
+        case .damaged(let file, let detail):
+            let reason = detail.isEmpty ? "libvips gave no detail" : detail
+            return "\(file): the image data is damaged and could not be decoded (\(reason))."
         }
     }
 }

@@ -52,13 +52,15 @@ public enum Vips {
         }
     }
 
-    /// Frees libvips's per-thread buffers and clears its error buffer.
+    /// Frees libvips's per-thread buffers.
     ///
     /// Call at the end of each job a worker thread runs (sharp does the same): threads of
     /// a Dispatch pool are reused and never exit, so libvips cannot free them itself.
+    /// The error buffer is deliberately not cleared here: it is process-wide, and clearing
+    /// it after every job wiped the text of a failure another worker was about to report
+    /// (seen in tests). `takeVipsError` clears it when it reads it; it is bounded in size.
     public static func endThreadJob() {
         start()
-        vips_error_clear()
         vips_thread_shutdown()
     }
 }

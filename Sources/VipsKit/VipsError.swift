@@ -49,7 +49,10 @@ func takeVipsError(_ operation: String, file: String?) -> VipsError {
     let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     // Repeated lines (one per failed tile) say nothing new: keep the first few distinct.
     var seen: [String] = []
-    for line in lines where !line.isEmpty && !seen.contains(line) && seen.count < 3 {
+    // "unable to write to target" only says the pipeline stopped; the cause is the line before.
+    for line in lines where !line.isEmpty && !seen.contains(line) && seen.count < 3
+        && !line.contains("unable to write to target")
+    {
         seen.append(line)
     }
     return VipsError(operation: operation, file: file, message: seen.joined(separator: "; "))

@@ -119,11 +119,13 @@ import VipsKit
     func corruptJPEGFailsNamingTheFile() throws {
         let path = Fixtures.photo("broken/corrupted-3648x2736.jpg")
         for policy in [DecodePolicy(), DecodePolicy(damage: .warn)] {
-            let error = #expect(throws: VipsError.self) {
+            let error = #expect(throws: ImageInputError.self) {
                 try Thumbnailer(policy: policy).thumbnail(file: path, width: 200)
             }
             #expect(error?.file == path)
-            #expect(error?.description.contains("Corrupt JPEG data") == true)
+            // libvips's error text is process-wide and tests run in parallel: assert on what
+            // we attach ourselves (file, cause); the CLI test checks libvips's words.
+            #expect(error?.description.contains("the image data is damaged") == true)
         }
     }
 
@@ -137,8 +139,9 @@ import VipsKit
         let cut = directory + "/cut.jpg"
         try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
 
-        let error = #expect(throws: VipsError.self) { try Thumbnailer().thumbnail(file: cut, width: 200) }
+        let error = #expect(throws: ImageInputError.self) { try Thumbnailer().thumbnail(file: cut, width: 200) }
         #expect(error?.file == cut)
+        #expect(error?.description.contains("the image data is damaged") == true)
         let lenient = try Thumbnailer(policy: DecodePolicy(damage: .warn)).thumbnail(file: cut, width: 200)
         #expect(lenient.warning?.contains(cut) == true)
         let image = try Fixtures.load(lenient.data)
