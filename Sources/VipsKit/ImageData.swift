@@ -95,6 +95,7 @@ public final class ImageData: @unchecked Sendable {
     /// A source has a read position, so it is not shared between operations or threads;
     /// an image made from it keeps its own reference (and the blob) alive.
     func withSource<T, E: Error>(_ body: (UnsafeMutablePointer<VipsSource>) throws(E) -> T) throws(E) -> T {
+        if withUnsafeBytes(VipsModules.looksLikeHEIF) { VipsModules.requireHEIF() }
         let source = vips_source_new_from_blob(blob)!
         defer { g_object_unref(source) }
         return try withExtendedLifetime(self) { () throws(E) -> T in try body(source) }

@@ -70,6 +70,7 @@ extension VImage {
             }
         case .avif:
             operation = "heifsave_buffer"
+            VipsModules.requireHEIF()
             try image.withPointer { (input) throws(VipsError) in
                 try vipsCall(operation, file: origin) {
                     CVipsShim_heifsave_buffer(input, &memory, &length, quality, 4, strip)

@@ -11,6 +11,8 @@ public enum Vips {
     /// anyway); libvips's own warnings are routed to `warningHandler` instead of stderr,
     /// because our errors already name the file and the cause.
     private static let initialised: Bool = {
+        VipsModules.prepareBeforeInit()
+        defer { VipsModules.finishAfterInit() }
         guard vips_init("cardrender") == 0 else {
             let error = takeVipsError("init", file: nil)
             fatalError("libvips could not start: \(error.message)")
@@ -26,10 +28,16 @@ public enum Vips {
     }()
 
     /// Initialises libvips if it is not yet; cheap after the first call.
+    ///
+    /// Call it early, before the process starts threads of its own: start-up changes
+    /// the environment (see `VipsModules`), and `setenv` is not thread-safe.
     @inline(__always)
     public static func start() {
         _ = initialised
     }
+
+    /// The libvips version cardrender was compiled against (no initialisation needed).
+    public static let compiledVersion = VIPS_VERSION
 
     /// The libvips version in use, e.g. `8.14.1`.
     public static var version: String {

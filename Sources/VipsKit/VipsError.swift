@@ -50,7 +50,8 @@ func takeVipsError(_ operation: String, file: String?) -> VipsError {
     // Repeated lines (one per failed tile) say nothing new: keep the first few distinct.
     var seen: [String] = []
     // "unable to write to target" only says the pipeline stopped; the cause is the line before.
-    for line in lines where !line.isEmpty && !seen.contains(line) && seen.count < 3
+    for line in lines
+    where !line.isEmpty && !seen.contains(line) && seen.count < 3
         && !line.contains("unable to write to target")
     {
         seen.append(line)

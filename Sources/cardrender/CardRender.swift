@@ -7,7 +7,18 @@ struct CardRender: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardrender",
         abstract: "Render postcards for print and thumbnails for the web, on libvips.",
-        version: "cardrender \(CardRenderVersion.string) (libvips \(Vips.version))",
+        version: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
         subcommands: [ThumbCommand.self]
     )
+
+    /// Starts libvips before argument parsing and any thread: see `Vips.start`.
+    static func main() {
+        Vips.start()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -30,13 +30,15 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: "Quality 1-100 (JPEG default 85, WebP 80, AVIF 60).")
     var quality: Int?
 
-    @Option(help: "Directory to write into (created if missing).")
+    @Option(help: ArgumentHelp("Directory to write into (created if missing).", valueName: "dir"))
     var out: String?
 
-    @Option(name: .short, help: "Output file for a single input, or - for standard output.")
+    @Option(
+        name: .short, help: ArgumentHelp("Output file for a single input, or - for standard output.", valueName: "file")
+    )
     var output: String?
 
-    @Option(help: "Images processed in parallel (default: all cores).")
+    @Option(help: "Images processed in parallel (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Largest width accepted.")

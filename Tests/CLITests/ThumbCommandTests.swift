@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VipsKit
 
 /// Runs the built `cardrender` binary as a user would and checks exit codes, streams and files.

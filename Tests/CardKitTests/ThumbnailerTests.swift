@@ -1,7 +1,7 @@
 import CardKit
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VipsKit
 
 /// The GD-style thumbnailer: sizes, formats, orientation, bad input.

@@ -1,8 +1,8 @@
 import CardPipeline
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct InputWalkerTests {
     @Test func walksDirectoriesSortedSkippingHiddenAndNonImages() throws {

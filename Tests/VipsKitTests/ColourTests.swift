@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VipsKit
 
 /// Colour management: profiles applied, CMYK read, bit depth and grey normalised.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VipsKit
 
 /// Encoding: formats, alpha handling, metadata policy, file output.

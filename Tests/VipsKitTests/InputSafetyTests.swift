@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VipsKit
 
 /// Refusals that happen before any pixel is decoded: formats, sizes, broken files.
@@ -31,7 +31,8 @@ import VipsKit
     }
 
     @Test func svgIsRefusedFromUntrustedInput() throws {
-        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#
+        let svg =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#
         let data = ImageData(copying: Data(svg.utf8), name: "upload.svg")
         let error = #expect(throws: ImageInputError.self) { try data.header() }
         // With untrusted loaders blocked libvips may not even recognise it; either way it is refused.

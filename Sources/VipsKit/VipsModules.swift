@@ -1,0 +1,74 @@
+import CVips
+import Foundation
+
+/// Loads the one libvips module cardrender uses (HEIF) only when it is needed.
+///
+/// `vips_init` dlopens every module in `vips-modules-8.14/`: HEIF, but also ImageMagick,
+/// poppler (PDF), OpenSlide and JPEG XL, with their dependency trees. cardrender reads
+/// none of the last four (untrusted loaders, blocked anyway), and HEIF (libheif with its
+/// H.265 and AV1 codecs) is needed only for HEIC/AVIF input or AVIF output. Loading
+/// them all cost about 30 ms of every process (`hyperfine 'vips --version'` with and
+/// without modules; benchmarks/RESULTS.md). So `vips_init` runs with `VIPSHOME` pointing
+/// at an empty place, where it finds no modules, and the HEIF module is opened the way
+/// libvips opens modules (`g_module_open`; its `g_module_check_init` registers the heif
+/// loader and saver) the first time HEIF bytes are seen or AVIF is written.
+///
+/// `CARDRENDER_VIPS_MODULES=all` loads every module as libvips would; nothing changes
+/// either when `VIPSHOME` is already set or the HEIF module is not where libvips keeps it.
+enum VipsModules {
+    /// The HEIF module's path when it is to be loaded on demand (nil: libvips loaded it).
+    nonisolated(unsafe) private static var heifModule: String?
+    // Safe: written once in `prepareBeforeInit`, which runs inside `Vips.initialised`'s
+    // one-time initialiser before any other thread can reach libvips; read-only after.
+
+    /// Prepares the environment before `vips_init`.
+    static func prepareBeforeInit() {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["CARDRENDER_VIPS_MODULES"] != "all", environment["VIPSHOME"] == nil,
+            let directory = moduleDirectory(),
+            FileManager.default.fileExists(atPath: directory + "/vips-heif.so")
+        else { return }
+        heifModule = directory + "/vips-heif.so"
+        setenv("VIPSHOME", "/nonexistent/cardrender-vips-modules-on-demand", 1)
+    }
+
+    /// Restores the environment after `vips_init`.
+    static func finishAfterInit() {
+        if heifModule != nil { unsetenv("VIPSHOME") }
+    }
+
+    /// Opens the HEIF module once, on first need; a no-op when libvips loaded it itself.
+    static func requireHEIF() {
+        _ = heifLoaded
+    }
+
+    private static let heifLoaded: Bool = {
+        guard let path = heifModule else { return true }
+        // Modules stay loaded for the life of the process, as libvips's own do.
+        guard g_module_open(path, G_MODULE_BIND_LAZY) != nil else {
+            let reason = g_module_error().map { String(cString: $0) } ?? "unknown reason"
+            FileHandle.standardError.write(Data("cardrender: libvips module \(path) not loaded: \(reason)\n".utf8))
+            return false
+        }
+        return true
+    }()
+
+    /// Whether `bytes` start like an ISO base media file (HEIC, AVIF): a `ftyp` box.
+    static func looksLikeHEIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 12 && bytes[4] == 0x66 && bytes[5] == 0x74 && bytes[6] == 0x79 && bytes[7] == 0x70
+    }
+
+    /// `<directory of libvips.so>/vips-modules-MAJOR.MINOR`, where libvips installs modules.
+    /// The library's path is read from this process's own memory map (Linux).
+    private static func moduleDirectory() -> String? {
+        // Read to the end: /proc files report size 0, and a sized read stops early.
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"),
+            let bytes = try? file.readToEnd(),
+            case let maps = String(decoding: bytes, as: UTF8.self),
+            let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
+            let slash = line.firstIndex(of: "/")
+        else { return nil }
+        let library = URL(fileURLWithPath: String(line[slash...])).resolvingSymlinksInPath()
+        return library.deletingLastPathComponent().path + "/vips-modules-\(VIPS_MAJOR_VERSION).\(VIPS_MINOR_VERSION)"
+    }
+}

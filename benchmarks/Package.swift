@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmarks live in their own package so the root build stays lean.
+let package = Package(
+    name: "cardrender-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "cardrender", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ThumbnailBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CardKit", package: "cardrender"),
+                .product(name: "VipsKit", package: "cardrender"),
+            ],
+            path: "Benchmarks/ThumbnailBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite: sets up what it needs, builds, runs every test (real libvips, real files).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+[[ -d ../shared/corpus ]] || echo "test: ../shared/corpus is absent: real-photo tests will be skipped" >&2
+swift build --build-tests
+swift test --skip-build
