@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "cardrender", targets: ["cardrender"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -19,15 +20,22 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
-        .target(name: "VipsKit", dependencies: ["CVips", "CVipsShim"]),
+        .target(
+            name: "VipsKit",
+            dependencies: ["CVips", "CVipsShim", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(name: "CardKit", dependencies: ["VipsKit"]),
-        .target(name: "CardPipeline", dependencies: ["VipsKit"]),
+        .target(
+            name: "CardPipeline",
+            dependencies: ["VipsKit", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .executableTarget(
             name: "cardrender",
             dependencies: [
                 "CardKit",
                 "CardPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),

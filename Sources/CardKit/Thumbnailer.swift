@@ -1,5 +1,13 @@
-import Foundation
 import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// GD-style thumbnails: a width in pixels, the height following the aspect ratio.
 ///

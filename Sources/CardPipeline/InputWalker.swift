@@ -1,4 +1,13 @@
-import Foundation
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One input file found on the command line or under a directory.
 public struct InputItem: Sendable, Equatable {
@@ -36,42 +45,69 @@ public enum InputWalker {
     /// and folders skipped, symbolic links to folders not followed).
     public static func walk(_ inputs: [String]) -> Walk {
         var walk = Walk()
-        let manager = FileManager.default
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            switch kind(of: input, followLinks: true) {
+            case .none:
                 walk.problems.append("\(input): no such file or directory.")
-                continue
-            }
-            guard isDirectory.boolValue else {
-                walk.items.append(InputItem(path: input, relativePath: (input as NSString).lastPathComponent))
-                continue
-            }
-            guard let enumerator = manager.enumerator(atPath: input) else {
-                walk.problems.append("\(input): the directory cannot be read.")
-                continue
-            }
-            var found: [String] = []
-            while let relative = enumerator.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix(".") {
-                    if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory {
-                        enumerator.skipDescendants()
-                    }
+            case .file, .other:
+                walk.items.append(InputItem(path: input, relativePath: FilePath(input).lastComponent?.string ?? input))
+            case .directory:
+                var found: [String] = []
+                guard collect(directory: input, relative: "", into: &found, skipped: &walk.skipped) else {
+                    walk.problems.append("\(input): the directory cannot be read.")
                     continue
                 }
-                guard enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
-                if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    found.append(relative)
-                } else {
-                    walk.skipped.append((input as NSString).appendingPathComponent(relative))
+                for relative in found.sorted() {
+                    walk.items.append(InputItem(path: join(input, relative), relativePath: relative))
                 }
-            }
-            for relative in found.sorted() {
-                walk.items.append(
-                    InputItem(path: (input as NSString).appendingPathComponent(relative), relativePath: relative))
             }
         }
         return walk
+    }
+
+    /// Adds image files under `directory/relative` to `found`; false if it cannot be listed.
+    private static func collect(
+        directory: String, relative: String, into found: inout [String], skipped: inout [String]
+    ) -> Bool {
+        let here = relative.isEmpty ? directory : join(directory, relative)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return false }
+        for name in names where !name.hasPrefix(".") {
+            let child = relative.isEmpty ? name : join(relative, name)
+            switch kind(of: join(directory, child), followLinks: false) {
+            case .directory:
+                _ = collect(directory: directory, relative: child, into: &found, skipped: &skipped)
+            case .file:
+                if imageExtensions.contains((FilePath(name).extension ?? "").lowercased()) {
+                    found.append(child)
+                } else {
+                    skipped.append(join(directory, child))
+                }
+            case .none, .other:
+                continue
+            }
+        }
+        return true
+    }
+
+    private enum Kind { case none, file, directory, other }
+
+    /// What is at `path`. A link to a file counts as a file; with `followLinks` false a
+    /// link to a directory is `.other`, so walks never loop.
+    private static func kind(of path: String, followLinks: Bool) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .none }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            guard stat(path, &info) == 0 else { return .none }
+            if (info.st_mode & S_IFMT) == S_IFDIR && !followLinks { return .other }
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    private static func join(_ base: String, _ relative: String) -> String {
+        FilePath(base).appending(relative).string
     }
 }

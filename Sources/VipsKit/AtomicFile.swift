@@ -1,4 +1,13 @@
-import Foundation
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes files so that readers see the whole new file or none of it.
 public enum AtomicFile {
@@ -20,8 +29,9 @@ public enum AtomicFile {
     ///   - durable: `fsync` before the rename (on by default).
     /// - Throws: `WriteError` naming `path`.
     public static func write(_ data: Data, to path: String, durable: Bool = true) throws(WriteError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
+        let file = FilePath(path)
+        let directory = file.removingLastComponent().string
+        let base = file.lastComponent?.string ?? path
         var template = Array(
             ((directory.isEmpty ? "." : directory) + "/." + base + ".tmp-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -31,7 +41,7 @@ public enum AtomicFile {
         data.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                let wrote = Foundation.write(descriptor, raw.baseAddress! + done, raw.count - done)
+                let wrote = Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
                 if wrote < 0 && errno == EINTR { continue }
                 guard wrote > 0 else {
                     failure = errnoText()

@@ -1,5 +1,13 @@
 import CVips
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Encoded image bytes (a file's contents or an upload) held in a libvips blob.
 ///

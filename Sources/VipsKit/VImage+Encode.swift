@@ -1,6 +1,14 @@
 import CVips
 import CVipsShim
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A g_malloc'd buffer that libvips wrote: single owner until it becomes `Data`.
 private struct VipsOutputBuffer: ~Copyable {

@@ -1,5 +1,13 @@
 import CVips
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Process-wide libvips set-up: initialised once, before any other libvips call.
 public enum Vips {

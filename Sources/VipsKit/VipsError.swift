@@ -1,5 +1,13 @@
 import CVips
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A libvips operation failed: which operation, on which file, and libvips's own words.
 public struct VipsError: Error, Sendable, CustomStringConvertible {
@@ -46,7 +54,7 @@ func takeVipsError(_ operation: String, file: String?) -> VipsError {
         text = String(cString: buffer)
         g_free(buffer)
     }
-    let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let lines = text.split(separator: "\n").map(trimmed)
     // Repeated lines (one per failed tile) say nothing new: keep the first few distinct.
     var seen: [String] = []
     // "unable to write to target" only says the pipeline stopped; the cause is the line before.
@@ -57,4 +65,9 @@ func takeVipsError(_ operation: String, file: String?) -> VipsError {
         seen.append(line)
     }
     return VipsError(operation: operation, file: file, message: seen.joined(separator: "; "))
+}
+
+/// `text` without leading and trailing white space.
+func trimmed(_ text: Substring) -> String {
+    String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
 }

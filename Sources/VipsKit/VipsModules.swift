@@ -1,5 +1,14 @@
 import CVips
-import Foundation
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Loads the one libvips module cardrender uses (HEIF) only when it is needed.
 ///
@@ -47,7 +56,8 @@ enum VipsModules {
         // Modules stay loaded for the life of the process, as libvips's own do.
         guard g_module_open(path, G_MODULE_BIND_LAZY) != nil else {
             let reason = g_module_error().map { String(cString: $0) } ?? "unknown reason"
-            FileHandle.standardError.write(Data("cardrender: libvips module \(path) not loaded: \(reason)\n".utf8))
+            _ = try? FileDescriptor.standardError.writeAll(
+                "cardrender: libvips module \(path) not loaded: \(reason)\n".utf8)
             return false
         }
         return true
@@ -61,14 +71,20 @@ enum VipsModules {
     /// `<directory of libvips.so>/vips-modules-MAJOR.MINOR`, where libvips installs modules.
     /// The library's path is read from this process's own memory map (Linux).
     private static func moduleDirectory() -> String? {
-        // Read to the end: /proc files report size 0, and a sized read stops early.
-        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"),
-            let bytes = try? file.readToEnd(),
-            case let maps = String(decoding: bytes, as: UTF8.self),
-            let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
-            let slash = line.firstIndex(of: "/")
-        else { return nil }
-        let library = URL(fileURLWithPath: String(line[slash...])).resolvingSymlinksInPath()
-        return library.deletingLastPathComponent().path + "/vips-modules-\(VIPS_MAJOR_VERSION).\(VIPS_MINOR_VERSION)"
+        // Read line by line: /proc files report size 0, so sized reads stop early.
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(maps) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, maps) > 0, let text = line.map({ String(cString: $0) }) {
+            guard text.contains("/libvips.so"), let slash = text.firstIndex(of: "/") else { continue }
+            let path = trimmed(text[slash...])
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            let directory = FilePath(String(cString: resolved)).removingLastComponent().string
+            return directory + "/vips-modules-\(VIPS_MAJOR_VERSION).\(VIPS_MINOR_VERSION)"
+        }
+        return nil
     }
 }

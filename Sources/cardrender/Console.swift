@@ -1,14 +1,28 @@
-import Foundation
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Line-oriented output for the commands: stdout for results, stderr for problems.
 enum Console {
     /// Writes one line to standard error.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
     }
 
     /// Writes one line to standard output.
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        _ = try? FileDescriptor.standardOutput.writeAll((line + "\n").utf8)
+    }
+
+    /// Writes bytes to standard output (an image for `-o -`).
+    static func out(_ data: Data) {
+        _ = try? FileDescriptor.standardOutput.writeAll(data)
     }
 }

@@ -1,5 +1,14 @@
 import CardPipeline
-import Foundation
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where each input's output goes under an output directory, mirroring the input tree.
 struct OutputPlan {
@@ -14,12 +23,17 @@ struct OutputPlan {
     /// Inputs whose output path another input already takes (e.g. `a.jpg` and `a.png`).
     private(set) var conflicts: [String] = []
 
+    private static func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
     /// Maps every item to `directory/<relative path with fileExtension>`.
     init(items: [InputItem], directory: String, fileExtension: String) {
         var taken: [String: String] = [:]
         for item in items {
-            let stem = (item.relativePath as NSString).deletingPathExtension
-            let output = (directory as NSString).appendingPathComponent(stem + "." + fileExtension)
+            var relative = FilePath(item.relativePath)
+            relative.extension = fileExtension
+            let output = FilePath(directory).pushing(relative).string
             if let first = taken[output] {
                 conflicts.append(
                     "\(item.path): its output \(output) is already written for \(first); rename one of them.")
@@ -28,5 +42,9 @@ struct OutputPlan {
             taken[output] = item.path
             jobs.append(Job(input: item, output: output))
         }
+        // Largest files first: a big photo started last would leave the other workers
+        // idle at the end of the batch (longest-processing-time-first scheduling).
+        let sizes = Dictionary(jobs.map { ($0.input.path, Self.fileSize($0.input.path)) }) { first, _ in first }
+        jobs.sort { sizes[$0.input.path, default: 0] > sizes[$1.input.path, default: 0] }
     }
 }

@@ -1,9 +1,18 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
-import Foundation
 import Synchronization
+import SystemPackage
 import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `cardrender thumb`: GD-style thumbnails of files and directories.
 struct ThumbCommand: ParsableCommand {
@@ -66,11 +75,10 @@ struct ThumbCommand: ParsableCommand {
         case (.some, .some):
             throw ValidationError("Use either --out DIR or -o FILE, not both.")
         case (nil, .some):
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             let single =
                 inputs.count == 1
-                && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory)
-                    && isDirectory.boolValue)
+                && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory) && isDirectory)
             guard single else {
                 throw ValidationError(
                     "-o takes one input file; received \(inputs.count) inputs or a directory. Use --out DIR.")
@@ -94,7 +102,7 @@ struct ThumbCommand: ParsableCommand {
                     file: item.path, width: width, enlarge: enlarge, options: options)
                 if let warning = thumbnail.warning { Console.error("cardrender: warning: \(warning)") }
                 if output == "-" {
-                    FileHandle.standardOutput.write(thumbnail.data)
+                    Console.out(thumbnail.data)
                 } else {
                     try thumbnail.write(to: output)
                     if !quiet { Console.out("\(output) \(thumbnail.width)x\(thumbnail.height)") }
@@ -120,7 +128,7 @@ struct ThumbCommand: ParsableCommand {
             work: { job -> Result<Thumbnail, Error> in
                 Result {
                     try FileManager.default.createDirectory(
-                        atPath: (job.output as NSString).deletingLastPathComponent,
+                        atPath: FilePath(job.output).removingLastComponent().string,
                         withIntermediateDirectories: true)
                     let thumbnail = try thumbnailer.thumbnail(
                         file: job.input.path, width: width, enlarge: enlarge, options: options)
