@@ -71,6 +71,24 @@ import VipsKit
         #expect(header.format == (format == .jpeg ? .jpeg : format == .webp ? .webp : .heif))
     }
 
+    /// TIFF is read; an animated GIF gives its first frame (top half of the quadrants:
+    /// red and green), not the whole strip of frames.
+    @Test func tiffAndFirstFrameOfAnimatedGIF() throws {
+        let directory = try Fixtures.scratchDirectory()
+        try Synthetic.quadrants(directory + "/q.png", width: 64, height: 48)
+        try Tools.vips("copy", directory + "/q.png", directory + "/q.tif")
+        try Tools.vips("copy", directory + "/q.png", directory + "/anim.gif[page_height=24]")
+        let tiff = try Thumbnailer().thumbnail(file: directory + "/q.tif", width: 32)
+        #expect(tiff.width == 32 && tiff.height == 24)
+        let gifData = try ImageData(contentsOfFile: directory + "/anim.gif", maxBytes: 1 << 20)
+        #expect(try gifData.header().format == .gif)
+        let gif = try Thumbnailer().thumbnail(of: gifData, width: 64)
+        #expect(gif.width == 64 && gif.height == 24)
+        let frame = try Fixtures.load(gif.data)
+        let bottomLeft = try frame.pixel(x: 4, y: 20)
+        #expect(bottomLeft[0] > 150 && bottomLeft[2] < 90, "first frame is red/green, not blue/yellow")
+    }
+
     /// All 18 orientation examples (EXIF 0-8, landscape and portrait) come out the same
     /// way up. Each is compared with the orientation-1 thumbnail of its series. Threshold:
     /// the images hold the same picture re-encoded, so an upright match differs by JPEG
