@@ -92,3 +92,67 @@ int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int qualit
                                 VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, "strip",
                                 strip, NULL);
 }
+
+int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width,
+                           int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height,
+                    VipsExtend extend, const double *background, int n) {
+    VipsArrayDouble *array = vips_array_double_new(background, n);
+    int result = vips_embed(in, out, x, y, width, height, "extend", extend, "background",
+                            array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
+                     int n) {
+    VipsArrayDouble *array = vips_array_double_new(background, n);
+    int result = vips_rotate(in, out, angle, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int CVipsShim_composite2(VipsImage *base, VipsImage *overlay, VipsImage **out,
+                         VipsBlendMode mode) {
+    return vips_composite2(base, overlay, out, mode, NULL);
+}
+
+int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
+                     int columns) {
+    VipsImage *m = vips_image_new_matrix_from_array(columns, rows, matrix, rows * columns);
+    if (!m) return -1;
+    int result = vips_recomb(in, out, m, NULL);
+    g_object_unref(m);
+    return result;
+}
+
+int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n,
+                     gboolean uchar) {
+    return vips_linear(in, out, a, b, n, "uchar", uchar, NULL);
+}
+
+int CVipsShim_xyz(VipsImage **out, int width, int height) {
+    return vips_xyz(out, width, height, NULL);
+}
+
+int CVipsShim_multiply(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_multiply(left, right, out, NULL);
+}
+
+int CVipsShim_bandmean(VipsImage *in, VipsImage **out) { return vips_bandmean(in, out, NULL); }
+
+int CVipsShim_copy_resolution(VipsImage *in, VipsImage **out, double xres, double yres) {
+    return vips_copy(in, out, "xres", xres, "yres", yres, NULL);
+}
+
+int CVipsShim_svgload_buffer(void *buf, size_t len, VipsImage **out, double scale) {
+    return vips_svgload_buffer(buf, len, out, "scale", scale, NULL);
+}
+
+int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean strip) {
+    return vips_tiffsave_buffer(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
+                                "resunit", VIPS_FOREIGN_TIFF_RESUNIT_INCH, "strip", strip, NULL);
+}

@@ -27,18 +27,7 @@ extension ImageData {
     ///   `VipsError` (`image_new_from_source`) for a header libvips cannot parse.
     /// libvips: `vips_foreign_find_load_source`, `vips_image_new_from_source`.
     public func header(policy: DecodePolicy = .default) throws -> ImageHeader {
-        Vips.start()
-        let format: InputFormat = try withSource { source throws(ImageInputError) in
-            guard let loader = vips_foreign_find_load_source(source) else {
-                vips_error_clear()
-                throw .unrecognised(file: name)
-            }
-            let nickname = String(cString: loader)
-            guard let format = InputFormat(loader: nickname), policy.formats.contains(format) else {
-                throw .unsupportedFormat(file: name, loader: nickname)
-            }
-            return format
-        }
+        let format = try acceptedFormat(of: policy.formats)
         let image = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
         let header = ImageHeader(
             format: format, width: image.width, height: image.height, orientation: image.orientation)
@@ -47,6 +36,24 @@ extension ImageData {
                 file: name, width: header.width, height: header.height, limit: policy.maxPixels)
         }
         return header
+    }
+
+    /// The format recognised from the content, if it is one of `formats`.
+    /// - Throws: `ImageInputError.unrecognised` or `.unsupportedFormat`.
+    /// libvips: `vips_foreign_find_load_source` (reads the first bytes only).
+    func acceptedFormat(of formats: Set<InputFormat>) throws(ImageInputError) -> InputFormat {
+        Vips.start()
+        return try withSource { source throws(ImageInputError) in
+            guard let loader = vips_foreign_find_load_source(source) else {
+                vips_error_clear()
+                throw .unrecognised(file: name)
+            }
+            let nickname = String(cString: loader)
+            guard let format = InputFormat(loader: nickname), formats.contains(format) else {
+                throw .unsupportedFormat(file: name, loader: nickname)
+            }
+            return format
+        }
     }
 
     /// Opens the bytes as a lazy image (header parsed, pixels decoded on demand).

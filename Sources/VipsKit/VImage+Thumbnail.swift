@@ -11,10 +11,11 @@ extension ImageData {
     ///   - height: output height in pixels.
     ///   - strict: fail on damaged data (`fail_on=warning`: libjpeg reports truncation and
     ///     corrupt segments as warnings) rather than render what decodes.
-    /// - Throws: `VipsError` (`thumbnail_source`) naming this input.
+    /// - Throws: `ImageInputError` when the bytes are not an accepted raster format (SVG and
+    ///   the other untrusted formats never reach a loader), `VipsError` (`thumbnail_source`).
     /// libvips: `vips_thumbnail_source` with `size=force`.
-    public func thumbnail(width: Int, height: Int, strict: Bool) throws(VipsError) -> VImage {
-        Vips.start()
+    public func thumbnail(width: Int, height: Int, strict: Bool) throws -> VImage {
+        _ = try acceptedFormat(of: Set(InputFormat.allCases))
         var output: UnsafeMutablePointer<VipsImage>?
         try withSource { (source) throws(VipsError) in
             try vipsCall("thumbnail_source", file: name) {
@@ -31,8 +32,10 @@ extension ImageData {
     /// - Parameters:
     ///   - strict: fail on damaged data rather than render what decodes.
     ///   - autoOrient: turn the image upright from its EXIF orientation (default).
-    /// - Throws: `VipsError` (`image_new_from_source`, `autorot`) naming this input.
-    public func decode(strict: Bool, autoOrient: Bool = true) throws(VipsError) -> VImage {
+    /// - Throws: `ImageInputError` when the bytes are not an accepted raster format,
+    ///   `VipsError` (`image_new_from_source`, `autorot`) naming this input.
+    public func decode(strict: Bool, autoOrient: Bool = true) throws -> VImage {
+        _ = try acceptedFormat(of: Set(InputFormat.allCases))
         let image = try openImage(
             access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE)
         return autoOrient ? try image.autoOriented() : image

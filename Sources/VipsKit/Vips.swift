@@ -13,7 +13,7 @@ import CVips
 public enum Vips {
     /// Runs `vips_init` exactly once (Swift runs a global's initialiser once, thread-safely).
     ///
-    /// Also: untrusted loaders (SVG, PDF, FITS, ...) are blocked process-wide; the
+    /// Also: untrusted loaders (PDF, FITS, Matlab, ...) are blocked process-wide; the
     /// operation cache is off, because it keys file loads by name and a long-running
     /// process would serve stale pixels for a file changed on disk (we load from bytes
     /// anyway); libvips's own warnings are routed to `warningHandler` instead of stderr,
@@ -26,6 +26,9 @@ public enum Vips {
             fatalError("libvips could not start: \(error.message)")
         }
         vips_block_untrusted_set(1)
+        // Frame art is our own SVG, rendered through `VImage.trustedSVG`; user input never
+        // reaches this loader because it is identified by content and SVG is refused.
+        vips_operation_block_set("VipsForeignLoadSvg", 0)
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)

@@ -81,4 +81,46 @@ int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int qualit
 int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
                               int effort, gboolean strip);
 
+/// vips_extract_area.
+int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width,
+                           int height);
+
+/// vips_embed with `extend` and a background of `n` values.
+int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height,
+                    VipsExtend extend, const double *background, int n);
+
+/// vips_rotate by any angle (degrees, clockwise), new pixels from `background`.
+int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
+                     int n);
+
+/// vips_composite2: `overlay` over `base` with blend `mode`.
+int CVipsShim_composite2(VipsImage *base, VipsImage *overlay, VipsImage **out,
+                         VipsBlendMode mode);
+
+/// vips_recomb with a `rows` x `columns` matrix given row by row.
+int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
+                     int columns);
+
+/// vips_linear: out = a * in + b per band (`n` values each); uchar output when asked.
+int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n,
+                     gboolean uchar);
+
+/// vips_xyz: a two-band image whose pixels hold their own coordinates.
+int CVipsShim_xyz(VipsImage **out, int width, int height);
+
+/// vips_multiply.
+int CVipsShim_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
+
+/// vips_bandmean.
+int CVipsShim_bandmean(VipsImage *in, VipsImage **out);
+
+/// vips_copy setting the resolution (pixels per millimetre).
+int CVipsShim_copy_resolution(VipsImage *in, VipsImage **out, double xres, double yres);
+
+/// vips_svgload_buffer at `scale` (trusted input only: our own frame art).
+int CVipsShim_svgload_buffer(void *buf, size_t len, VipsImage **out, double scale);
+
+/// vips_tiffsave_buffer with deflate compression and resolution in inches.
+int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean strip);
+
 #endif

@@ -1,0 +1,91 @@
+import CVips
+import CVipsShim
+
+extension VImage {
+    /// The rectangle at (`left`, `top`) of `width` x `height` pixels.
+    /// libvips: `vips_extract_area`.
+    public func extractArea(left: Int, top: Int, width: Int, height: Int) throws(VipsError) -> VImage {
+        try derive("extract_area") {
+            CVipsShim_extract_area($0, $1, Int32(left), Int32(top), Int32(width), Int32(height))
+        }
+    }
+
+    /// Places this image at (`x`, `y`), which may be negative, on a `width` x `height`
+    /// canvas of `background` (one value per band); what falls outside is cut off.
+    /// libvips: `vips_embed` with `extend=background`.
+    public func embedded(x: Int, y: Int, width: Int, height: Int, background: [Double]) throws(VipsError) -> VImage {
+        try derive("embed") { input, output in
+            background.withUnsafeBufferPointer {
+                CVipsShim_embed(
+                    input, output, Int32(x), Int32(y), Int32(width), Int32(height), VIPS_EXTEND_BACKGROUND,
+                    $0.baseAddress, Int32($0.count))
+            }
+        }
+    }
+
+    /// Grows the canvas by `margin` pixels on every side, repeating the edge pixels (print bleed).
+    /// libvips: `vips_embed` with `extend=copy`.
+    public func extendedByCopy(margin: Int) throws(VipsError) -> VImage {
+        guard margin > 0 else { return self }
+        let (newWidth, newHeight) = (width + 2 * margin, height + 2 * margin)
+        return try derive("embed") { input, output in
+            CVipsShim_embed(
+                input, output, Int32(margin), Int32(margin), Int32(newWidth), Int32(newHeight), VIPS_EXTEND_COPY,
+                nil, 0)
+        }
+    }
+
+    /// Rotates by `degrees` clockwise about the centre; the bounding box grows to hold the
+    /// whole image and new pixels are `background`. Bilinear interpolation.
+    /// libvips: `vips_rotate`.
+    public func rotated(degrees: Double, background: [Double]) throws(VipsError) -> VImage {
+        try derive("rotate") { input, output in
+            background.withUnsafeBufferPointer {
+                CVipsShim_rotate(input, output, degrees, $0.baseAddress, Int32($0.count))
+            }
+        }
+    }
+
+    /// `overlay` (with alpha) composited over this image, both the same size.
+    /// libvips: `vips_composite2` with `mode=over`.
+    public func composited(under overlay: VImage) throws(VipsError) -> VImage {
+        try overlay.withPointer { (top) throws(VipsError) in
+            try derive("composite2") { CVipsShim_composite2($0, top, $1, VIPS_BLEND_MODE_OVER) }
+        }
+    }
+
+    /// The pixels copied into memory, so several outputs read them without recomputing.
+    /// libvips: `vips_image_copy_memory`.
+    public func inMemory() throws(VipsError) -> VImage {
+        let copy = withPointer { vips_image_copy_memory($0) }
+        guard let copy else { throw takeVipsError("image_copy_memory", file: origin) }
+        return VImage(owning: copy, origin: origin)
+    }
+
+    /// The same pixels with resolution metadata of `dotsPerInch` (JPEG JFIF density, TIFF).
+    /// libvips: `vips_copy` with `xres`/`yres` (pixels per millimetre).
+    public func withResolution(dotsPerInch: Double) throws(VipsError) -> VImage {
+        let perMillimetre = dotsPerInch / 25.4
+        return try derive("copy") { CVipsShim_copy_resolution($0, $1, perMillimetre, perMillimetre) }
+    }
+
+    /// Renders trusted SVG (our own frame art, never user input) at `scale`, into memory.
+    ///
+    /// The SVG loader is one of libvips's untrusted loaders; cardrender unblocks it at
+    /// start-up for this call only, and untrusted input never reaches it because inputs
+    /// are identified by content and SVG is not an accepted `InputFormat`.
+    /// libvips: `vips_svgload_buffer`.
+    public static func trustedSVG(_ svg: ImageData, scale: Double) throws(VipsError) -> VImage {
+        Vips.start()
+        // libvips reads the bytes lazily, so the pixels are computed (into memory) while
+        // the buffer is still lent to us.
+        return try svg.withUnsafeBytes { (raw) throws(VipsError) -> VImage in
+            var output: UnsafeMutablePointer<VipsImage>?
+            try vipsCall("svgload_buffer", file: svg.name) {
+                CVipsShim_svgload_buffer(UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count, &output, scale)
+            }
+            guard let output else { throw takeVipsError("svgload_buffer", file: svg.name) }
+            return try VImage(owning: output, origin: svg.name).inMemory()
+        }
+    }
+}
