@@ -24,7 +24,10 @@ let package = Package(
             name: "VipsKit",
             dependencies: ["CVips", "CVipsShim", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        .target(name: "CardKit", dependencies: ["VipsKit"]),
+        .target(
+            name: "CardKit",
+            dependencies: ["VipsKit", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "CardPipeline",
             dependencies: ["VipsKit", .product(name: "SystemPackage", package: "swift-system")]

@@ -13,18 +13,11 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "frames")
 LANDSCAPE, PORTRAIT = (1748, 1240), (1240, 1748)
 
 
-def hole(size, window, radius=0):
+def hole(size, window):
     """A path covering the card minus the window (even-odd), for the frame's body."""
     w, h = size
     x, y, ww, wh = window
-    r = radius
-    if r:
-        inner = (f"M{x + r},{y} H{x + ww - r} A{r},{r} 0 0 1 {x + ww},{y + r} V{y + wh - r} "
-                 f"A{r},{r} 0 0 1 {x + ww - r},{y + wh} H{x + r} A{r},{r} 0 0 1 {x},{y + wh - r} "
-                 f"V{y + r} A{r},{r} 0 0 1 {x + r},{y} Z")
-    else:
-        inner = f"M{x},{y} H{x + ww} V{y + wh} H{x} Z"
-    return f"M0,0 H{w} V{h} H0 Z {inner}"
+    return f"M0,0 H{w} V{h} H0 Z M{x},{y} H{x + ww} V{y + wh} H{x} Z"
 
 
 def outside(window, px, py, margin):
@@ -163,7 +156,7 @@ def _(size, win):
 def _(size, win):
     w, h = size
     return svg(size, f'<path fill-rule="evenodd" fill="#fdfcf7" d="{hole(size, win)}"/>'
-               f'<rect x="{win[0]}" y="{win[1]}" width="{win[2]}" height="{win[3]}" fill="none" stroke="#e3dfd2" stroke-width="3"/>'
+               f'<rect x="{win[0] - 4}" y="{win[1] - 4}" width="{win[2] + 8}" height="{win[3] + 8}" fill="none" stroke="#e3dfd2" stroke-width="3"/>'
                f'<path d="M0,{h - 14} H{w}" stroke="#e8e4d8" stroke-width="28"/>'
                + text(w / 2, h - 190, "les beaux jours", 92, "#3a4a7a", family="cursive")
                + f'<rect x="{w / 2 - 110}" y="10" width="220" height="70" fill="#e9dfb8" opacity="0.85" transform="rotate(-3 {w / 2} 45)"/>')
@@ -225,7 +218,7 @@ def _(size, win):
     defs = ('<radialGradient id="winter" cx="0.5" cy="0.5" r="0.75"><stop offset="0" stop-color="#3d7cc9"/>'
             '<stop offset="1" stop-color="#0f2f66"/></radialGradient>')
     flakes = scatter(size, win, 40, 60, 7, lambda r, x, y: snowflake(x, y, r.uniform(18, 44), "#eaf4ff"))
-    return svg(size, f'<path fill-rule="evenodd" fill="url(#winter)" d="{hole(size, win, 30)}"/>{flakes}'
+    return svg(size, f'<path fill-rule="evenodd" fill="url(#winter)" d="{hole(size, win)}"/>{flakes}'
                + text(size[0] / 2, size[1] - 40, "Meilleurs vœux", 80, "#ffffff", family="serif"), defs)
 
 
@@ -260,7 +253,7 @@ def _(size, win):
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{r.uniform(10, 26):.0f}" height="{r.uniform(6, 12):.0f}" '
         f'fill="{r.choice(colours)}" transform="rotate({r.uniform(0, 180):.0f} {x:.0f} {y:.0f})"/>'
         if r.random() < 0.6 else f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r.uniform(5, 12):.0f}" fill="{r.choice(colours)}"/>'))
-    return svg(size, f'<path fill-rule="evenodd" fill="#fffaf0" d="{hole(size, win, 24)}"/>{bits}'
+    return svg(size, f'<path fill-rule="evenodd" fill="#fffaf0" d="{hole(size, win)}"/>{bits}'
                + text(size[0] / 2, size[1] - 40, "Joyeux anniversaire !", 84, "#e63946", family="sans-serif", weight="bold"))
 
 
@@ -269,7 +262,7 @@ def _(size, win):
     w, h = size
     left = "".join(balloon(x, y, r, c) for x, y, r, c in [(110, 300, 75, "#e63946"), (90, 620, 65, "#2a9d8f"), (125, 930, 80, "#e9c46a")])
     right = "".join(balloon(x, y, r, c) for x, y, r, c in [(w - 110, 250, 70, "#457b9d"), (w - 100, 560, 80, "#f4a261"), (w - 120, 900, 66, "#9b5de5")])
-    return svg(size, f'<path fill-rule="evenodd" fill="#fff4e6" d="{hole(size, win, 40)}"/>{left}{right}'
+    return svg(size, f'<path fill-rule="evenodd" fill="#fff4e6" d="{hole(size, win)}"/>{left}{right}'
                + text(w / 2, h - 200, "Happy", 120, "#e63946", family="sans-serif", weight="bold", style="normal")
                + text(w / 2, h - 70, "birthday", 110, "#457b9d", family="cursive"))
 
@@ -292,7 +285,7 @@ def _(size, win):
 @frame("love", "hearts", "Hearts", LANDSCAPE, (160, 150, 1428, 940))
 def _(size, win):
     hearts = scatter(size, win, 70, 85, 2, lambda r, x, y: heart(x, y, r.uniform(1.0, 2.6), r.choice(["#e5383b", "#ff758f", "#c9184a", "#ffb3c1"]), r.uniform(-30, 30)))
-    return svg(size, f'<path fill-rule="evenodd" fill="#fff0f3" d="{hole(size, win, 36)}"/>{hearts}'
+    return svg(size, f'<path fill-rule="evenodd" fill="#fff0f3" d="{hole(size, win)}"/>{hearts}'
                + text(size[0] / 2, size[1] - 40, "Je t'aime", 86, "#c9184a", family="cursive"))
 
 
@@ -305,9 +298,9 @@ def _(size, win):
         petals = "".join(f'<ellipse cx="0" cy="{-14 * s:.0f}" rx="{16 * s:.0f}" ry="{26 * s:.0f}" fill="#c9184a" '
                          f'opacity="0.75" transform="rotate({k * 72})"/>' for k in range(5))
         return f'<g transform="translate({x:.0f},{y:.0f})">{petals}<circle r="{10 * s:.0f}" fill="#800f2f"/></g>'
-    return svg(size, f'<path fill-rule="evenodd" fill="url(#blush)" d="{hole(size, win, 60)}"/>'
+    return svg(size, f'<path fill-rule="evenodd" fill="url(#blush)" d="{hole(size, win)}"/>'
                + scatter(size, win, 22, 60, 13, rose)
-               + f'<rect x="{win[0] - 14}" y="{win[1] - 14}" width="{win[2] + 28}" height="{win[3] + 28}" rx="70" fill="none" stroke="#ffffff" stroke-width="8"/>'
+               + f'<rect x="{win[0] - 30}" y="{win[1] - 30}" width="{win[2] + 60}" height="{win[3] + 60}" rx="30" fill="none" stroke="#ffffff" stroke-width="8"/>'
                + text(size[0] / 2, size[1] - 120, "Pour toi", 110, "#800f2f", family="serif"), defs)
 
 

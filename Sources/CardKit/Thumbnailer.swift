@@ -54,28 +54,12 @@ public struct Thumbnailer: Sendable {
         let size = Self.outputSize(
             sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, width: width,
             enlarge: enlarge)
-        func render(strict: Bool) throws -> Data {
+        let (bytes, warning) = try renderHandlingDamage(data, policy: policy) { strict in
             try data.thumbnail(width: size.width, height: size.height, strict: strict)
                 .normalisedToSRGB()
                 .encoded(options)
         }
-        do {
-            let bytes = try render(strict: true)
-            return Thumbnail(data: bytes, width: size.width, height: size.height, format: options.format)
-        } catch let strictError as VipsError {
-            // The header was fine, so a failure now is the pixel data: damaged.
-            guard policy.damage == .warn else {
-                throw ImageInputError.damaged(file: data.name, detail: strictError.message)
-            }
-            do {
-                let bytes = try render(strict: false)
-                return Thumbnail(
-                    data: bytes, width: size.width, height: size.height, format: options.format,
-                    warning: "\(data.name): damaged image data, rendered what decodes (\(strictError.message)).")
-            } catch let error as VipsError {
-                throw ImageInputError.damaged(file: data.name, detail: error.message)
-            }
-        }
+        return Thumbnail(data: bytes, width: size.width, height: size.height, format: options.format, warning: warning)
     }
 
     /// Makes a thumbnail of a file, enforcing the byte limit before reading it.

@@ -27,6 +27,11 @@ public struct EncodeOptions: Sendable, Equatable, Hashable, Codable {
     /// Keep EXIF, XMP, IPTC and ICC metadata. Off by default: GPS must never leak, and
     /// the pixels are already sRGB, which is what a viewer assumes without a profile.
     public var keepMetadata: Bool
+    /// Write the resolution (JPEG JFIF density, PNG pHYs, TIFF tags) even though the
+    /// other metadata is removed: on for print files, whose dpi the print shop reads.
+    /// (libvips 8.14's `strip` drops the JFIF header and its density with everything else,
+    /// so this saves without `strip`, after removing the private fields itself.)
+    public var keepResolution: Bool
 
     public init(
         format: OutputFormat = .png,
@@ -36,7 +41,8 @@ public struct EncodeOptions: Sendable, Equatable, Hashable, Codable {
         pngCompression: Int = 6,
         palette: Bool = false,
         background: [Double] = [255, 255, 255],
-        keepMetadata: Bool = false
+        keepMetadata: Bool = false,
+        keepResolution: Bool = false
     ) {
         self.format = format
         self.quality = quality ?? EncodeOptions.defaultQuality(for: format)
@@ -46,6 +52,7 @@ public struct EncodeOptions: Sendable, Equatable, Hashable, Codable {
         self.palette = palette
         self.background = background
         self.keepMetadata = keepMetadata
+        self.keepResolution = keepResolution
     }
 
     /// The default quality: 85 for JPEG, 80 for WebP, 60 for AVIF (similar visual quality),

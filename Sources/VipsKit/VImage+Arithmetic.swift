@@ -10,7 +10,9 @@ extension VImage {
         let rows = matrix.count
         let columns = matrix.first?.count ?? 0
         return try derive("recomb") { input, output in
-            flat.withUnsafeBufferPointer { CVipsShim_recomb(input, output, $0.baseAddress, Int32(rows), Int32(columns)) }
+            flat.withUnsafeBufferPointer {
+                CVipsShim_recomb(input, output, $0.baseAddress, Int32(rows), Int32(columns))
+            }
         }
     }
 

@@ -40,7 +40,7 @@ extension VImage {
     public func encoded(_ options: EncodeOptions) throws(VipsError) -> Data {
         var image = options.format.keepsAlpha ? self : try flattened(onto: options.background)
         if !options.keepMetadata { image = try image.withoutMetadata() }
-        let strip: gboolean = options.keepMetadata ? 0 : 1
+        let strip: gboolean = options.keepMetadata || options.keepResolution ? 0 : 1
         let quality = Int32(min(100, max(1, options.quality)))
         var memory: UnsafeMutableRawPointer?
         var length = 0

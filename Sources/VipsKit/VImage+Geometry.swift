@@ -89,3 +89,15 @@ extension VImage {
         }
     }
 }
+
+extension VImage {
+    /// Exactly `width` x `height`: cut at the right and bottom, or grown there by
+    /// repeating the edge (resizes may round a pixel off).
+    /// libvips: `vips_embed` with `extend=copy`.
+    public func exactly(width: Int, height: Int) throws(VipsError) -> VImage {
+        guard self.width != width || self.height != height else { return self }
+        return try derive("embed") { input, output in
+            CVipsShim_embed(input, output, 0, 0, Int32(width), Int32(height), VIPS_EXTEND_COPY, nil, 0)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Renders the photo side of a card: placement, effect, frame, print file, sample, small image.
+///
+/// The pixels go, in this order (one lazy libvips pipeline, run once at encode):
+/// 1. header checked against the decode policy (format, pixel and byte limits);
+/// 2. photo decoded already scaled for the window (shrink-on-load when it shrinks; a
+///    plain resize of the needed region when it grows), auto-oriented, made sRGB;
+/// 3. placed: cropped, or scaled, rotated and moved, onto the window's background;
+/// 4. colour effect on the photo window;
+/// 5. window embedded in the card (plus bleed), frame art composited over it;
+/// 6. print file encoded with its dpi; sample and small image made from the print pixels.
+public struct CardRenderer: Sendable {
+    /// The frame catalogue (nil: only frameless cards).
+    public var catalogue: FrameCatalogue?
+    /// Input limits and damage handling.
+    public var policy: DecodePolicy
+    /// Effective resolution at or above which print quality is `good` (150 dpi).
+    public var qualityThreshold: Double
+    /// The print file's encoding: JPEG quality 92 (4:4:4), or TIFF.
+    public var printEncoding: EncodeOptions
+    /// The sample's longest side in pixels (about 800).
+    public var sampleLongSide: Int
+    /// The small image's width (200 px, GD-style, PNG).
+    public var smallWidth: Int
+
+    public init(
+        catalogue: FrameCatalogue?, policy: DecodePolicy = .default, qualityThreshold: Double = 150,
+        printEncoding: EncodeOptions = EncodeOptions(format: .jpeg, quality: 92, keepResolution: true),
+        sampleLongSide: Int = 800,
+        smallWidth: Int = 200
+    ) {
+        self.catalogue = catalogue
+        self.policy = policy
+        self.qualityThreshold = qualityThreshold
+        self.printEncoding = printEncoding
+        self.sampleLongSide = sampleLongSide
+        self.smallWidth = smallWidth
+    }
+
+    /// Renders one card.
+    /// - Parameters:
+    ///   - photo: the photo's bytes (its `name` is used in errors).
+    ///   - spec: the validated spec.
+    ///   - specFile: the spec's path, named in spec errors found while rendering.
+    /// - Throws: `CardSpecError` (unknown frame, crop outside the photo or of the wrong
+    ///   shape), `ImageInputError` (refused or damaged photo), `VipsError`.
+    public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
+        let started = ContinuousClock.now
+        let header = try photo.header(policy: policy)
+        let frame = try resolveFrame(spec, specFile: specFile)
+        let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
+        let effect = spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal
+        let art = try frame.map { frame in
+            try catalogue!.art(frame, width: layout.trim.width, height: layout.trim.height)
+                .extendedByCopy(margin: layout.bleed)
+        }
+        let (outputs, warning) = try renderHandlingDamage(photo, policy: policy) { strict in
+            let window = try PhotoPlacer(layout: layout, background: spec.background)
+                .place(photo, header: header, strict: strict)
+            var card = try effect.apply(to: window)
+                .embedded(
+                    x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
+                    background: spec.background)
+            if let art { card = try card.composited(under: art).flattened(onto: spec.background) }
+            let print = try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
+            return try encodeOutputs(print)
+        }
+        let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
+        return RenderedCard(
+            print: outputs.print, sample: outputs.sample, small: outputs.small,
+            printSize: layout.card, sampleSize: outputs.sampleSize, smallSize: outputs.smallSize,
+            orientation: layout.orientation, frame: frame?.id, effect: effect,
+            effectiveDPI: effectiveDPI, quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: qualityThreshold),
+            warning: warning, renderTime: ContinuousClock.now - started)
+    }
+
+    private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {
+        guard let id = spec.frame else { return nil }
+        guard let frame = catalogue?.frame(id) else {
+            let example = catalogue?.frames.first?.id ?? "travel/airmail"
+            throw CardSpecError.expected(
+                "a frame id from the catalogue such as \(example) (see `cardrender frames`)", at: "frame",
+                received: .string(id), in: specFile)
+        }
+        return frame
+    }
+
+    private struct Outputs {
+        var print: Data
+        var sample: Data
+        var small: Data
+        var sampleSize: Size
+        var smallSize: Size
+    }
+
+    private func encodeOutputs(_ print: VImage) throws -> Outputs {
+        let printData = try print.encoded(printEncoding)
+        let longSide = max(print.width, print.height)
+        let sampleScale = Double(sampleLongSide) / Double(longSide)
+        let sample = try print.resized(scale: sampleScale)
+        let sampleData = try sample.encoded(EncodeOptions(format: .jpeg, quality: 85))
+        let small = Thumbnailer.outputSize(
+            sourceWidth: print.width, sourceHeight: print.height, width: smallWidth, enlarge: false)
+        let smallImage = try print.resized(
+            scale: Double(small.width) / Double(print.width), verticalScale: Double(small.height) / Double(print.height)
+        )
+        let smallData = try smallImage.encoded(EncodeOptions(format: .png))
+        return Outputs(
+            print: printData, sample: sampleData, small: smallData,
+            sampleSize: Size(width: sample.width, height: sample.height),
+            smallSize: Size(width: smallImage.width, height: smallImage.height))
+    }
+}
+
+/// A size in pixels.
+public struct Size: Sendable, Equatable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One rendered card: the three files (the old records' `file_source`,
+/// `file_source_sample`, `file_source_small`) and what was measured.
+public struct RenderedCard: Sendable {
+    /// The print file (JPEG q92 or TIFF) with its dpi set.
+    public let print: Data
+    /// The preview, about 800 px on the long side (JPEG).
+    public let sample: Data
+    /// The small image, 200 px wide (PNG).
+    public let small: Data
+    /// Pixel sizes of the three.
+    public let printSize: Size
+    public let sampleSize: Size
+    public let smallSize: Size
+    /// Landscape or portrait.
+    public let orientation: Orientation
+    /// The frame used, if any.
+    public let frame: String?
+    /// The effect applied.
+    public let effect: ColourEffect
+    /// Photo pixels per printed inch after placement.
+    public let effectiveDPI: Double
+    /// `good` when `effectiveDPI` reaches the threshold.
+    public let quality: PrintQuality
+    /// Set when damaged data was rendered leniently.
+    public let warning: String?
+    /// Wall time of the render.
+    public let renderTime: Duration
+}

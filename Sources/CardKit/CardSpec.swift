@@ -1,0 +1,198 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What one card should look like: the versioned JSON document (`"version": 1`), validated.
+///
+/// ```json
+/// {"version": 1, "photo": "beach.jpg",
+///  "transform": {"scale": 1.2, "rotation": -8, "offset": {"x": 0.05, "y": 0}},
+///  "frame": "travel/airmail", "effect": {"name": "sepia", "strength": 0.6},
+///  "card": {"size": "a6", "dpi": 300, "bleed": 3}, "background": "#ffffff"}
+/// ```
+/// `crop` `{x, y, width, height}` (pixels of the upright photo) replaces `transform`;
+/// with neither the photo covers the window.
+public struct CardSpec: Sendable, Equatable, Hashable {
+    /// The photo, relative to the spec file (nil in a sidecar: the photo beside it).
+    public var photo: String?
+    /// Where the photo sits in the window.
+    public var placement: PhotoPlacement
+    /// A catalogue frame id (`theme/name`), or none.
+    public var frame: String?
+    /// The effect; nil leaves the frame's (or none).
+    public var effect: ColourEffect?
+    /// Paper size, dpi and bleed.
+    public var format: CardFormat
+    /// The card background (RGB 0...255) where the photo leaves the window uncovered.
+    public var background: [Double]
+
+    public init(
+        photo: String? = nil, placement: PhotoPlacement = .cover, frame: String? = nil, effect: ColourEffect? = nil,
+        format: CardFormat = CardFormat(), background: [Double] = [255, 255, 255]
+    ) {
+        self.photo = photo
+        self.placement = placement
+        self.frame = frame
+        self.effect = effect
+        self.format = format
+        self.background = background
+    }
+
+    /// The spec format version this build reads.
+    public static let version = 1
+
+    /// Parses and validates a spec document.
+    /// - Parameters:
+    ///   - data: the JSON bytes.
+    ///   - file: the spec's path, named in errors.
+    /// - Throws: `CardSpecError` naming the field, what was expected and what was received.
+    public static func parse(_ data: Data, file: String) throws(CardSpecError) -> CardSpec {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw CardSpecError(file: file, field: "(document)", problem: "is not valid JSON.")
+        }
+        var reader = SpecReader(file: file)
+        return try reader.card(root)
+    }
+}
+
+/// Reads a `JSONValue` into a `CardSpec`, one field at a time, with precise errors.
+private struct SpecReader {
+    let file: String
+
+    mutating func card(_ root: JSONValue) throws(CardSpecError) -> CardSpec {
+        let fields = try object(
+            root, at: "(document)",
+            allowed: [
+                "version", "photo", "crop", "transform", "frame", "effect", "card", "background",
+            ])
+        let version = try integer(fields["version"], at: "version", in: 1...Int.max)
+        guard version == CardSpec.version else {
+            throw .expected("version \(CardSpec.version)", at: "version", received: fields["version"], in: file)
+        }
+        var spec = CardSpec()
+        if let photo = fields["photo"] { spec.photo = try string(photo, at: "photo", nonEmpty: true) }
+        switch (fields["crop"], fields["transform"]) {
+        case (.some, .some):
+            throw CardSpecError(file: file, field: "crop", problem: "and transform cannot both be given; use one.")
+        case (.some(let crop), nil):
+            let box = try object(crop, at: "crop", allowed: ["x", "y", "width", "height"])
+            spec.placement = .crop(
+                x: try integer(box["x"], at: "crop.x", in: 0...Int(Int32.max)),
+                y: try integer(box["y"], at: "crop.y", in: 0...Int(Int32.max)),
+                width: try integer(box["width"], at: "crop.width", in: 1...Int(Int32.max)),
+                height: try integer(box["height"], at: "crop.height", in: 1...Int(Int32.max)))
+        case (nil, .some(let transform)):
+            let values = try object(transform, at: "transform", allowed: ["scale", "rotation", "offset"])
+            var offset: (Double, Double) = (0, 0)
+            if let value = values["offset"] {
+                let point = try object(value, at: "transform.offset", allowed: ["x", "y"])
+                offset = (
+                    try number(point["x"] ?? .number(0), at: "transform.offset.x", in: -10...10),
+                    try number(point["y"] ?? .number(0), at: "transform.offset.y", in: -10...10)
+                )
+            }
+            spec.placement = .transform(
+                scale: try number(values["scale"] ?? .number(1), at: "transform.scale", in: 0.05...20),
+                rotation: try number(values["rotation"] ?? .number(0), at: "transform.rotation", in: -3600...3600),
+                offsetX: offset.0, offsetY: offset.1)
+        case (nil, nil):
+            break
+        }
+        if let frame = fields["frame"], frame != .null { spec.frame = try string(frame, at: "frame", nonEmpty: true) }
+        if let effect = fields["effect"], effect != .null { spec.effect = try self.effect(effect) }
+        if let card = fields["card"] { spec.format = try format(card) }
+        if let background = fields["background"] { spec.background = try colour(background, at: "background") }
+        return spec
+    }
+
+    func effect(_ value: JSONValue) throws(CardSpecError) -> ColourEffect {
+        let names = ColourEffect.Name.allCases.map(\.rawValue).joined(separator: ", ")
+        if case .string(let text) = value {
+            guard let name = ColourEffect.Name(rawValue: text) else {
+                throw .expected("one of \(names)", at: "effect", received: value, in: file)
+            }
+            return ColourEffect(name)
+        }
+        let fields = try object(value, at: "effect", allowed: ["name", "strength"])
+        let text = try string(fields["name"], at: "effect.name", nonEmpty: true)
+        guard let name = ColourEffect.Name(rawValue: text) else {
+            throw .expected("one of \(names)", at: "effect.name", received: fields["name"], in: file)
+        }
+        let strength = try number(fields["strength"] ?? .number(1), at: "effect.strength", in: 0...1)
+        return ColourEffect(name, strength: strength)
+    }
+
+    func format(_ value: JSONValue) throws(CardSpecError) -> CardFormat {
+        let fields = try object(value, at: "card", allowed: ["size", "dpi", "bleed"])
+        var format = CardFormat()
+        if let size = fields["size"] {
+            let text = try string(size, at: "card.size", nonEmpty: true)
+            guard let paper = PaperSize(rawValue: text.lowercased()) else {
+                let sizes = PaperSize.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .expected("one of \(sizes)", at: "card.size", received: size, in: file)
+            }
+            format.size = paper
+        }
+        if let dpi = fields["dpi"] { format.dpi = try integer(dpi, at: "card.dpi", in: 72...1200) }
+        if let bleed = fields["bleed"] { format.bleed = try number(bleed, at: "card.bleed", in: 0...10) }
+        return format
+    }
+
+    func colour(_ value: JSONValue, at field: String) throws(CardSpecError) -> [Double] {
+        guard case .string(let text) = value, text.count == 7, text.hasPrefix("#"),
+            let rgb = Int(text.dropFirst(), radix: 16)
+        else { throw .expected("a colour as \"#rrggbb\"", at: field, received: value, in: file) }
+        return [Double((rgb >> 16) & 0xFF), Double((rgb >> 8) & 0xFF), Double(rgb & 0xFF)]
+    }
+
+    func object(_ value: JSONValue?, at field: String, allowed: Set<String>) throws(CardSpecError) -> [String:
+        JSONValue]
+    {
+        guard case .object(let fields)? = value else {
+            throw .expected("an object", at: field, received: value, in: file)
+        }
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            let prefix = field == "(document)" ? "" : field + "."
+            throw CardSpecError(
+                file: file, field: prefix + unknown,
+                problem: "is not a known field; expected one of \(allowed.sorted().joined(separator: ", ")).")
+        }
+        return fields
+    }
+
+    func string(_ value: JSONValue?, at field: String, nonEmpty: Bool) throws(CardSpecError) -> String {
+        guard case .string(let text)? = value, !(nonEmpty && text.isEmpty) else {
+            throw .expected("a non-empty string", at: field, received: value, in: file)
+        }
+        return text
+    }
+
+    func number(_ value: JSONValue?, at field: String, in range: ClosedRange<Double>) throws(CardSpecError) -> Double {
+        guard case .number(let number)? = value, number.isFinite, range.contains(number) else {
+            throw .expected(
+                "a number from \(format(range.lowerBound)) to \(format(range.upperBound))",
+                at: field, received: value, in: file)
+        }
+        return number
+    }
+
+    func integer(_ value: JSONValue?, at field: String, in range: ClosedRange<Int>) throws(CardSpecError) -> Int {
+        let description =
+            range.upperBound >= Int(Int32.max)
+            ? "a whole number of at least \(range.lowerBound)"
+            : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        guard case .number(let number)? = value, number == number.rounded(), abs(number) < 1e15,
+            range.contains(Int(number))
+        else { throw .expected(description, at: field, received: value, in: file) }
+        return Int(number)
+    }
+
+    private func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,76 @@
+import CardKit
+import Foundation
+import Testing
+
+@Suite struct CardSpecTests {
+    func parse(_ json: String) throws(CardSpecError) -> CardSpec {
+        try CardSpec.parse(Data(json.utf8), file: "a.card.json")
+    }
+
+    @Test func fullSpecParses() throws {
+        let spec = try parse(
+            """
+            {"version": 1, "photo": "beach.jpg",
+             "transform": {"scale": 1.2, "rotation": -8, "offset": {"x": 0.05, "y": 0}},
+             "frame": "travel/airmail", "effect": {"name": "sepia", "strength": 0.6},
+             "card": {"size": "a6", "dpi": 300, "bleed": 3}, "background": "#102030"}
+            """)
+        #expect(spec.photo == "beach.jpg")
+        #expect(spec.placement == .transform(scale: 1.2, rotation: -8, offsetX: 0.05, offsetY: 0))
+        #expect(spec.frame == "travel/airmail")
+        #expect(spec.effect == ColourEffect(.sepia, strength: 0.6))
+        #expect(spec.format == CardFormat(size: .a6, dpi: 300, bleed: 3))
+        #expect(spec.background == [16, 32, 48])
+        let minimal = try parse(
+            #"{"version": 1, "crop": {"x": 0, "y": 10, "width": 20, "height": 14}, "effect": "bw"}"#)
+        #expect(minimal.placement == .crop(x: 0, y: 10, width: 20, height: 14))
+        #expect(minimal.effect == ColourEffect(.bw))
+        #expect(minimal.format == CardFormat())
+    }
+
+    @Test(arguments: [
+        (
+            #"{"photo": "a.jpg"}"#,
+            "version: expected a whole number of at least 1, received nothing (the field is missing)."
+        ),
+        (#"{"version": 2}"#, "version: expected version 1, received 2."),
+        (
+            #"{"version": 1, "effect": "blue"}"#,
+            "effect: expected one of normal, bw, sepia, vintage, received \"blue\"."
+        ),
+        (
+            #"{"version": 1, "effect": {"name": "bw", "strength": 1.5}}"#,
+            "effect.strength: expected a number from 0 to 1, received 1.5."
+        ),
+        (
+            #"{"version": 1, "card": {"dpi": "300dpi"}}"#,
+            "card.dpi: expected a whole number from 72 to 1200, received \"300dpi\"."
+        ),
+        (#"{"version": 1, "card": {"size": "a4"}}"#, "card.size: expected one of a6, a5, received \"a4\"."),
+        (
+            #"{"version": 1, "crop": {"x": 0, "y": 0, "width": 0, "height": 5}}"#,
+            "crop.width: expected a whole number of at least 1, received 0."
+        ),
+        (
+            #"{"version": 1, "crop": {"x": 0, "y": 0, "width": 5, "height": 5}, "transform": {}}"#,
+            "crop: and transform cannot both be given; use one."
+        ),
+        (
+            #"{"version": 1, "transform": {"scale": 0}}"#,
+            "transform.scale: expected a number from 0.05 to 20, received 0."
+        ),
+        (
+            #"{"version": 1, "efect": "bw"}"#,
+            "efect: is not a known field; expected one of background, card, crop, effect, frame, photo, transform, version."
+        ),
+        (
+            #"{"version": 1, "background": "white"}"#,
+            "background: expected a colour as \"#rrggbb\", received \"white\"."
+        ),
+        ("{not json", "(document): is not valid JSON."),
+    ])
+    func errorsNameTheFieldExpectedAndReceived(json: String, message: String) {
+        let error = #expect(throws: CardSpecError.self) { try parse(json) }
+        #expect(error?.description == "a.card.json: " + message)
+    }
+}
