@@ -30,7 +30,7 @@ let package = Package(
         ),
         .target(
             name: "CardPipeline",
-            dependencies: ["VipsKit", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CardKit", "VipsKit", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "cardrender",
@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "TestSupport"]),
-        .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline", "TestSupport"]),
+        .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline", "CardKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

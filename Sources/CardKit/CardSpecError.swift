@@ -15,7 +15,8 @@ public struct CardSpecError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// "Expected X for Y but received Z" in cardrender's words.
-    static func expected(_ what: String, at field: String, received value: JSONValue?, in file: String) -> CardSpecError
+    public static func expected(_ what: String, at field: String, received value: JSONValue?, in file: String)
+        -> CardSpecError
     {
         CardSpecError(
             file: file, field: field,

@@ -39,6 +39,8 @@ public enum InputWalker {
         public var skipped: [String] = []
         /// Arguments that do not exist or cannot be read, as whole sentences.
         public var problems: [String] = []
+        /// The path of each skipped file relative to the directory it was found under.
+        public var relativePaths: [String: String] = [:]
     }
 
     /// Walks `inputs`: files are taken as they are, directories recursively (hidden files
@@ -53,9 +55,14 @@ public enum InputWalker {
                 walk.items.append(InputItem(path: input, relativePath: FilePath(input).lastComponent?.string ?? input))
             case .directory:
                 var found: [String] = []
-                guard collect(directory: input, relative: "", into: &found, skipped: &walk.skipped) else {
+                var skipped: [String] = []
+                guard collect(directory: input, relative: "", into: &found, skipped: &skipped) else {
                     walk.problems.append("\(input): the directory cannot be read.")
                     continue
+                }
+                for relative in skipped.sorted() {
+                    walk.skipped.append(join(input, relative))
+                    walk.relativePaths[join(input, relative)] = relative
                 }
                 for relative in found.sorted() {
                     walk.items.append(InputItem(path: join(input, relative), relativePath: relative))
@@ -65,7 +72,8 @@ public enum InputWalker {
         return walk
     }
 
-    /// Adds image files under `directory/relative` to `found`; false if it cannot be listed.
+    /// Adds image files under `directory/relative` to `found` and other files to `skipped`
+    /// (both relative to `directory`); false if it cannot be listed.
     private static func collect(
         directory: String, relative: String, into found: inout [String], skipped: inout [String]
     ) -> Bool {
@@ -80,7 +88,7 @@ public enum InputWalker {
                 if imageExtensions.contains((FilePath(name).extension ?? "").lowercased()) {
                     found.append(child)
                 } else {
-                    skipped.append(join(directory, child))
+                    skipped.append(child)
                 }
             case .none, .other:
                 continue

@@ -1,6 +1,6 @@
 /// The formats cardrender writes.
 public enum OutputFormat: String, CaseIterable, Sendable, Codable {
-    case png, jpeg, webp, avif
+    case png, jpeg, webp, avif, tiff
 
     /// The usual file extension, without the dot.
     public var fileExtension: String {
@@ -9,6 +9,7 @@ public enum OutputFormat: String, CaseIterable, Sendable, Codable {
         case .jpeg: "jpg"
         case .webp: "webp"
         case .avif: "avif"
+        case .tiff: "tif"
         }
     }
 
@@ -19,6 +20,7 @@ public enum OutputFormat: String, CaseIterable, Sendable, Codable {
         case .jpeg: "image/jpeg"
         case .webp: "image/webp"
         case .avif: "image/avif"
+        case .tiff: "image/tiff"
         }
     }
 

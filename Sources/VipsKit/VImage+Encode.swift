@@ -36,7 +36,7 @@ extension VImage {
     /// - Throws: `VipsError` (`jpegsave_buffer`, ...) naming this image's origin; decode
     ///   errors of a lazy pipeline surface here.
     /// libvips: `vips_jpegsave_buffer`, `vips_pngsave_buffer`, `vips_webpsave_buffer`,
-    /// `vips_heifsave_buffer` (AV1).
+    /// `vips_heifsave_buffer` (AV1), `vips_tiffsave_buffer` (deflate).
     public func encoded(_ options: EncodeOptions) throws(VipsError) -> Data {
         var image = options.format.keepsAlpha ? self : try flattened(onto: options.background)
         if !options.keepMetadata { image = try image.withoutMetadata() }
@@ -83,6 +83,11 @@ extension VImage {
                 try vipsCall(operation, file: origin) {
                     CVipsShim_heifsave_buffer(input, &memory, &length, quality, 4, strip)
                 }
+            }
+        case .tiff:
+            operation = "tiffsave_buffer"
+            try image.withPointer { (input) throws(VipsError) in
+                try vipsCall(operation, file: origin) { CVipsShim_tiffsave_buffer(input, &memory, &length, strip) }
             }
         }
         guard let memory else { throw takeVipsError(operation, file: origin) }

@@ -8,7 +8,7 @@ struct CardRender: ParsableCommand {
         commandName: "cardrender",
         abstract: "Render postcards for print and thumbnails for the web, on libvips.",
         version: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
-        subcommands: [ThumbCommand.self]
+        subcommands: [RenderCommand.self, ThumbCommand.self, FramesCommand.self]
     )
 
     /// Starts libvips before argument parsing and any thread: see `Vips.start`.

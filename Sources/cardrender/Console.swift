@@ -16,6 +16,11 @@ enum Console {
         _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
     }
 
+    /// Writes text to standard error as it is (progress lines).
+    static func errorRaw(_ text: String) {
+        _ = try? FileDescriptor.standardError.writeAll(text.utf8)
+    }
+
     /// Writes one line to standard output.
     static func out(_ line: String) {
         _ = try? FileDescriptor.standardOutput.writeAll((line + "\n").utf8)

@@ -23,10 +23,6 @@ struct OutputPlan {
     /// Inputs whose output path another input already takes (e.g. `a.jpg` and `a.png`).
     private(set) var conflicts: [String] = []
 
-    private static func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    }
-
     /// Maps every item to `directory/<relative path with fileExtension>`.
     init(items: [InputItem], directory: String, fileExtension: String) {
         var taken: [String: String] = [:]
@@ -42,9 +38,6 @@ struct OutputPlan {
             taken[output] = item.path
             jobs.append(Job(input: item, output: output))
         }
-        // Largest files first: a big photo started last would leave the other workers
-        // idle at the end of the batch (longest-processing-time-first scheduling).
-        let sizes = Dictionary(jobs.map { ($0.input.path, Self.fileSize($0.input.path)) }) { first, _ in first }
-        jobs.sort { sizes[$0.input.path, default: 0] > sizes[$1.input.path, default: 0] }
+        jobs = FileSizes.largestFirst(jobs) { $0.input.path }
     }
 }

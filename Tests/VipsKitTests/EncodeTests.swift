@@ -26,6 +26,7 @@ import VipsKit
             case .jpeg: .jpeg
             case .webp: .webp
             case .avif: .heif
+            case .tiff: .tiff
             }
         #expect(header.format == expected)
         #expect(header.width == 64 && header.height == 48)

@@ -1,0 +1,64 @@
+import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The JSON report of a batch: every card's outcome and a summary.
+public struct BatchReport: Sendable, Codable {
+    /// Counts over the batch.
+    public struct Summary: Sendable, Codable, Equatable {
+        /// Cards in the batch.
+        public var total: Int
+        /// Cards written.
+        public var rendered: Int
+        /// Cards that failed.
+        public var failed: Int
+        /// Rendered cards whose photo is good enough for print.
+        public var good: Int
+        /// Rendered cards whose photo is not.
+        public var bad: Int
+        /// Cards never started because the batch was interrupted.
+        public var notStarted: Int
+        /// Wall time of the batch in seconds.
+        public var seconds: Double
+    }
+
+    /// The program and libvips versions.
+    public var producer: String
+    /// Whether Ctrl-C stopped the batch early.
+    public var interrupted: Bool
+    /// One outcome per finished card, in input order.
+    public var cards: [CardOutcome]
+    /// The counts.
+    public var summary: Summary
+
+    public init(producer: String, interrupted: Bool, total: Int, cards: [CardOutcome], seconds: Double) {
+        self.producer = producer
+        self.interrupted = interrupted
+        self.cards = cards
+        let rendered = cards.filter { $0.error == nil }
+        summary = Summary(
+            total: total, rendered: rendered.count, failed: cards.count - rendered.count,
+            good: rendered.filter { $0.quality == .good }.count, bad: rendered.filter { $0.quality == .bad }.count,
+            notStarted: total - cards.count, seconds: (seconds * 100).rounded() / 100)
+    }
+
+    /// The summary as one line for people.
+    public var summaryLine: String {
+        var line =
+            "\(summary.rendered) of \(summary.total) cards rendered (\(summary.good) good, \(summary.bad) bad for print)"
+        if summary.failed > 0 { line += ", \(summary.failed) failed" }
+        if summary.notStarted > 0 { line += ", \(summary.notStarted) not started (interrupted)" }
+        return line + " in \((summary.seconds * 10).rounded() / 10) s."
+    }
+
+    /// Writes the report as JSON, atomically.
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(encoder.encode(self), to: path)
+    }
+}

@@ -1,0 +1,104 @@
+import CardKit
+import SystemPackage
+import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Renders the jobs of a batch into an output directory, one card at a time per worker.
+public struct CardBatch: Sendable {
+    /// The renderer (frames, limits, encodings).
+    public let renderer: CardRenderer
+    /// The spec for photos without a sidecar (the command line's `--frame`, `--effect`, `--size`).
+    public let defaults: CardSpec
+    /// Where the outputs go; the input tree is mirrored under it.
+    public let outputDirectory: String
+    /// Largest spec file read, in bytes.
+    public static let maxSpecBytes = 1 << 20
+
+    public init(renderer: CardRenderer, defaults: CardSpec, outputDirectory: String) {
+        self.renderer = renderer
+        self.defaults = defaults
+        self.outputDirectory = outputDirectory
+    }
+
+    /// Renders one job and writes `STEM.print.jpg`, `STEM.sample.jpg` and `STEM.small.png`,
+    /// each atomically. Never throws: a failure is reported in the outcome.
+    public func render(_ job: CardJob) -> CardOutcome {
+        let started = ContinuousClock.now
+        var outcome = CardOutcome(input: job.name, spec: job.spec)
+        do {
+            let spec = try job.spec.map(readSpec) ?? defaults
+            let photoPath = try photo(for: job, spec: spec)
+            outcome.input = photoPath
+            let data = try ImageData(contentsOfFile: photoPath, maxBytes: renderer.policy.maxFileBytes)
+            let card = try renderer.render(photo: data, spec: spec, specFile: job.spec ?? "defaults")
+            let stem = FilePath(outputDirectory).pushing(FilePath(job.outputStem))
+            try FileManager.default.createDirectory(
+                atPath: stem.removingLastComponent().string, withIntermediateDirectories: true)
+            let names = CardOutcome.Outputs(
+                print: job.outputStem + ".print." + renderer.printEncoding.format.fileExtension,
+                sample: job.outputStem + ".sample.jpg", small: job.outputStem + ".small.png")
+            try AtomicFile.write(card.print, to: FilePath(outputDirectory).pushing(FilePath(names.print)).string)
+            try AtomicFile.write(card.sample, to: FilePath(outputDirectory).pushing(FilePath(names.sample)).string)
+            try AtomicFile.write(card.small, to: FilePath(outputDirectory).pushing(FilePath(names.small)).string)
+            outcome.outputs = names
+            outcome.sizes = CardOutcome.Sizes(print: card.printSize, sample: card.sampleSize, small: card.smallSize)
+            outcome.effectiveDPI = (card.effectiveDPI * 10).rounded() / 10
+            outcome.quality = card.quality
+            outcome.frame = card.frame
+            outcome.effect = card.effect.name.rawValue
+            outcome.warning = card.warning
+        } catch {
+            outcome.error = Self.describe(error, job: job)
+        }
+        outcome.seconds = (ContinuousClock.now - started).seconds
+        return outcome
+    }
+
+    private func readSpec(_ path: String) throws -> CardSpec {
+        guard let size = FileSizes.size(of: path), let data = FileManager.default.contents(atPath: path) else {
+            throw CardSpecError(file: path, field: "(document)", problem: "cannot be read.")
+        }
+        guard size <= Self.maxSpecBytes else {
+            throw CardSpecError(
+                file: path, field: "(document)",
+                problem: "is \(size) bytes; a spec may have \(Self.maxSpecBytes) at most.")
+        }
+        return try CardSpec.parse(data, file: path)
+    }
+
+    private func photo(for job: CardJob, spec: CardSpec) throws -> String {
+        if let named = spec.photo, let specPath = job.spec {
+            let path = FilePath(named)
+            return path.isAbsolute ? named : FilePath(specPath).removingLastComponent().pushing(path).string
+        }
+        if let photo = job.photo { return photo }
+        throw CardSpecError.expected(
+            "the photo's path (this spec has no photo beside it)", at: "photo", received: nil,
+            in: job.spec ?? "defaults")
+    }
+
+    /// One line naming the file and the cause, whatever layer the error came from.
+    public static func describe(_ error: Error, job: CardJob) -> String {
+        switch error {
+        case let error as ImageInputError: return error.description
+        case let error as CardSpecError: return error.description
+        case let error as VipsError: return error.file == nil ? "\(job.name): \(error)" : error.description
+        case let error as AtomicFile.WriteError: return error.description
+        case let error as FrameCatalogueError: return error.description
+        case let error as CustomStringConvertible: return "\(job.name): \(error.description)"
+        default: return "\(job.name): \(error)"
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,46 @@
+import CardKit
+
+/// What happened to one card of a batch: its outputs and measurements, or its error.
+public struct CardOutcome: Sendable, Codable, Equatable {
+    /// Output files, relative to the output directory.
+    public struct Outputs: Sendable, Codable, Equatable {
+        public var print: String
+        public var sample: String
+        public var small: String
+    }
+
+    /// Pixel sizes of the outputs.
+    public struct Sizes: Sendable, Codable, Equatable {
+        public var print: Size
+        public var sample: Size
+        public var small: Size
+    }
+
+    /// The photo (or the spec, when the photo could not be found).
+    public var input: String
+    /// The spec file, if the card had one.
+    public var spec: String?
+    /// The three files, when rendered.
+    public var outputs: Outputs?
+    /// Their sizes.
+    public var sizes: Sizes?
+    /// Photo pixels per printed inch.
+    public var effectiveDPI: Double?
+    /// `good` or `bad` for print.
+    public var quality: PrintQuality?
+    /// The frame used.
+    public var frame: String?
+    /// The effect used.
+    public var effect: String?
+    /// Render and write time in seconds.
+    public var seconds: Double = 0
+    /// Why the card failed: one sentence naming the file and the cause.
+    public var error: String?
+    /// Set when damaged data was rendered leniently.
+    public var warning: String?
+
+    public init(input: String, spec: String?) {
+        self.input = input
+        self.spec = spec
+    }
+}

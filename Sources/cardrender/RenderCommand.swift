@@ -1,0 +1,149 @@
+import ArgumentParser
+import CardKit
+import CardPipeline
+import Synchronization
+import SystemPackage
+import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `cardrender render`: print-ready postcards from a directory of photos and card specs.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render postcards (print file, sample, small image) from photos and card specs.",
+        discussion: """
+            Inputs are photos, card specs (NAME.card.json) or directories of both, walked \
+            recursively. A photo takes its sidecar spec (photo.jpg + photo.card.json) or, \
+            without one, the defaults given here. Per card: NAME.print.jpg (or .tif), \
+            NAME.sample.jpg and NAME.small.png, the input tree mirrored under --out; plus \
+            report.json and index.html, a gallery of the batch. Exit status: 0 all rendered, \
+            1 some failed, 64 usage error, 130 interrupted (Ctrl-C: the cards in progress are \
+            finished, nothing half-written is left, the report covers what finished).
+            """
+    )
+
+    @Argument(help: "Photos, card specs or directories.")
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("Directory to write the cards into (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: "Frame for photos without a spec, by id (see `cardrender frames`).")
+    var frame: String?
+
+    @Option(help: "Effect for photos without a spec.")
+    var effect: ColourEffect.Name?
+
+    @Option(help: "Paper size for photos without a spec.")
+    var size: PaperSize = .a6
+
+    @Option(help: "Cards rendered in parallel (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Where to write the JSON report (default: OUT/report.json).", valueName: "file"))
+    var report: String?
+
+    @Option(help: "Effective resolution (photo pixels per printed inch) below which print quality is bad.")
+    var minDpi: Double = 150
+
+    @Option(help: "Print file format: jpeg (quality 92, 4:4:4) or tiff (deflate, lossless).")
+    var printFormat: PrintFormat = .jpeg
+
+    @Option(help: ArgumentHelp("The frame catalogue directory (default: the bundled frames/).", valueName: "dir"))
+    var frames: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors and the summary.")
+    var quiet = false
+
+    @OptionGroup var decode: DecodeOptions
+
+    enum PrintFormat: String, CaseIterable, ExpressibleByArgument {
+        case jpeg, tiff
+    }
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1; received \(jobs).") }
+        guard minDpi > 0 else { throw ValidationError("--min-dpi must be above 0; received \(minDpi).") }
+    }
+
+    func run() throws {
+        let catalogue = try loadCatalogue()
+        let printEncoding =
+            printFormat == .jpeg
+            ? EncodeOptions(format: .jpeg, quality: 92, keepResolution: true)
+            : EncodeOptions(format: .tiff, keepResolution: true)
+        let renderer = CardRenderer(
+            catalogue: catalogue, policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding)
+        let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
+        let batch = CardBatch(renderer: renderer, defaults: defaults, outputDirectory: out)
+
+        let walk = InputWalker.walk(inputs)
+        let (planned, skipped) = CardJob.plan(walk)
+        for problem in walk.problems { Console.error("cardrender: \(problem)") }
+        if !quiet {
+            for file in skipped { Console.error("cardrender: note: skipped \(file) (not an image or a card spec)") }
+        }
+        let jobs = FileSizes.largestFirst(planned) { $0.photo }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("--out \(out) cannot be created: \(error).")
+        }
+
+        let interrupt = Interrupt()
+        Vips.concurrency = VipsThreads.perImage(jobs: self.jobs, items: jobs.count)
+        let progress = Progress(total: jobs.count, quiet: quiet)
+        let outcomes = Mutex([Int: CardOutcome]())
+        let started = ContinuousClock.now
+        BatchRunner(jobs: self.jobs).run(
+            jobs, shouldStop: { interrupt.requested }, work: batch.render,
+            completed: { index, _, outcome in
+                outcomes.withLock { $0[index] = outcome }
+                let verdict = outcome.quality.map { "\($0.rawValue), \(Int(outcome.effectiveDPI ?? 0)) dpi" } ?? ""
+                progress.finished("\(outcome.input) \(verdict)", error: outcome.error)
+            })
+        progress.end()
+
+        let finished = outcomes.withLock { $0 }
+        let cards = jobs.indices.compactMap { finished[$0] }.sorted { $0.input < $1.input }
+        let report = BatchReport(
+            producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.version))",
+            interrupted: interrupt.requested, total: jobs.count + walk.problems.count, cards: cards,
+            seconds: (ContinuousClock.now - started).seconds)
+        let reportPath = self.report ?? FilePath(out).appending("report.json").string
+        try report.write(to: reportPath)
+        try Gallery.write(report, to: out)
+        Console.error("cardrender: \(report.summaryLine)")
+        Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string), report: \(reportPath)")
+        if interrupt.requested { throw ExitCode(130) }
+        if report.summary.failed > 0 || !walk.problems.isEmpty { throw ExitCode(1) }
+    }
+
+    private func loadCatalogue() throws -> FrameCatalogue? {
+        let directory = Resources.framesDirectory(frames)
+        do {
+            let catalogue = try FrameCatalogue(directory: directory)
+            if let frame, catalogue.frame(frame) == nil {
+                throw ValidationError(
+                    "--frame must be a frame id such as \(catalogue.frames[0].id) (see `cardrender frames`); received \(frame)."
+                )
+            }
+            return catalogue
+        } catch let error as FrameCatalogueError {
+            if frame != nil || frames != nil {
+                throw ValidationError("The frame catalogue cannot be used: \(error)")
+            }
+            Console.error("cardrender: warning: no frame catalogue (\(error)); cards with frames will fail.")
+            return nil
+        }
+    }
+
+}
+
+extension ColourEffect.Name: ExpressibleByArgument {}
+extension PaperSize: ExpressibleByArgument {}
