@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample photos: sets up, builds, renders, prints where the output is.
+# The main job on the bundled sample photos: sets up, builds, renders postcards (four
+# frames, all four effects, from the sidecar specs beside the photos) and prints where
+# the gallery is. Opens nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -7,6 +9,6 @@ source scripts/setup.sh
 swift build -c release --product cardrender >&2
 out="$PWD/out/demo"
 rm -rf "$out"
-.build/release/cardrender thumb scripts/samples --width 400 --out "$out/thumbnails" --quiet
-.build/release/cardrender thumb scripts/samples --width 200 --format webp --out "$out/thumbnails-webp" --quiet
-echo "Thumbnails written to $out"
+.build/release/cardrender render scripts/samples --out "$out/cards" --quiet
+.build/release/cardrender thumb scripts/samples --width 200 --out "$out/thumbnails" --quiet
+echo "Postcards written to $out/cards (gallery: $out/cards/index.html); thumbnails in $out/thumbnails"

@@ -15,6 +15,12 @@ final class Interrupt: Sendable {
     /// Replaces SIGINT's default action (which would kill the process mid-write) with a flag.
     init() {
         signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        // A parent may start us with SIGINT blocked (the mask is inherited, e.g. from a
+        // thread of a test runner): unblock it, or Ctrl-C would stay pending for ever.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Whether Ctrl-C was pressed; says so once on stderr.

@@ -21,10 +21,10 @@ enum Resources {
             ?? "frames"
     }
 
-    /// A bundled sample photo for previews (`scripts/samples/harbour-jolla.jpg` of the source tree).
+    /// A bundled sample photo for previews (`scripts/samples/autumn-leaf-jolla.jpg` of the source tree).
     static func samplePhoto() -> String? {
         firstExisting(relativeToExecutable: [
-            "../../scripts/samples/harbour-jolla.jpg", "../../../scripts/samples/harbour-jolla.jpg",
+            "../../scripts/samples/autumn-leaf-jolla.jpg", "../../../scripts/samples/autumn-leaf-jolla.jpg",
         ])
     }
 

@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import Testing
+import VipsKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `cardrender render` and `cardrender frames`, run as a user would.
+@Suite struct RenderCommandTests {
+    private func cardrender(_ arguments: String...) throws -> Tools.Run {
+        try Tools.run(ThumbCommandTests.binary, arguments)
+    }
+
+    private struct Report: Decodable {
+        struct Card: Decodable {
+            var input: String
+            var error: String?
+            var quality: String?
+            var effectiveDPI: Double?
+            var outputs: [String: String]?
+        }
+        struct Summary: Decodable {
+            var total: Int
+            var rendered: Int
+            var failed: Int
+            var notStarted: Int
+        }
+        var interrupted: Bool
+        var cards: [Card]
+        var summary: Summary
+    }
+
+    private func report(_ path: String) throws -> Report {
+        try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The corpus (photos, orientation examples, both broken files) plus a bad spec: every
+    /// good photo renders, the failures are reported alone, exit status 1.
+    @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
+    func corpusBatchWithBrokenFilesRendersTheRest() throws {
+        let input = try Fixtures.scratchDirectory()
+        let output = try Fixtures.scratchDirectory()
+        for folder in ["photos", "orientation", "broken"] {
+            try FileManager.default.copyItem(atPath: Fixtures.photo(folder), toPath: input + "/" + folder)
+        }
+        try Data(#"{"version": 1, "frame": "travel/airmail", "effect": "purple"}"#.utf8)
+            .write(to: URL(fileURLWithPath: input + "/photos/jolla-3264x2448.card.json"))
+        try Data(#"{"version": 1, "frame": "love/hearts", "effect": {"name": "vintage", "strength": 0.5}}"#.utf8)
+            .write(to: URL(fileURLWithPath: input + "/photos/reconyx-2048x1536.card.json"))
+
+        let run = try cardrender(
+            "render", input, "--out", output, "--frame", "classic/gilded", "--effect", "sepia", "--jobs", "2")
+        #expect(run.status == 1, "\(run.stderr)")
+        let result = try report(output + "/report.json")
+        #expect(result.summary.total == 27)
+        #expect(result.summary.failed == 2)
+        #expect(result.summary.rendered == 25)
+        let failures = result.cards.filter { $0.error != nil }
+        #expect(failures.contains { $0.input.hasSuffix("corrupted-3648x2736.jpg") && $0.error!.contains("damaged") })
+        #expect(failures.contains { $0.error!.contains("jolla-3264x2448.card.json: effect: expected one of") })
+        #expect(run.stderr.contains("corrupted-3648x2736.jpg"))
+        // Every rendered card has its three files, the tree mirrored; the print is A6 at 300 dpi.
+        for card in result.cards where card.error == nil {
+            let outputs = try #require(card.outputs)
+            for name in ["print", "sample", "small"] {
+                #expect(FileManager.default.fileExists(atPath: output + "/" + outputs[name]!), "\(outputs[name]!)")
+            }
+        }
+        let print = try Fixtures.load(output + "/orientation/Portrait_6.print.jpg")
+        #expect(print.width == 1748 && print.height == 1240)
+        #expect(abs(print.xResolution * 25.4 - 300) < 0.5)
+        #expect(FileManager.default.fileExists(atPath: output + "/index.html"))
+        let gallery = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
+        #expect(gallery.contains("corrupted-3648x2736.jpg") && gallery.contains("photos/phone-4032x3024.small.png"))
+        #expect(!Fixtures.files(under: output).contains { $0.contains(".tmp-") })
+    }
+
+    @Test func usageErrorsExit64() throws {
+        let directory = try Fixtures.scratchDirectory()
+        try Synthetic.quadrants(directory + "/q.png")
+        for arguments in [
+            ["render", directory],
+            ["render", directory, "--out", directory + "/o", "--frame", "nope/none"],
+            ["render", directory, "--out", directory + "/o", "--effect", "purple"],
+            ["render", directory, "--out", directory + "/o", "--size", "a4"],
+        ] {
+            let run = try Tools.run(ThumbCommandTests.binary, arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        }
+    }
+
+    /// Ctrl-C in the middle of a batch: the running cards finish, nothing half-written is
+    /// left, the report covers what finished, exit status 130.
+    @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
+    func interruptedBatchLeavesNoPartialFiles() throws {
+        let input = try Fixtures.scratchDirectory()
+        let output = try Fixtures.scratchDirectory()
+        for copy in 0..<12 {
+            for name in ["phone-4032x3024.jpg", "nokia-8.3-4608x1976.jpg", "iphone-hdr-3264x2448.jpg"] {
+                try FileManager.default.copyItem(
+                    atPath: Fixtures.photo("photos/" + name), toPath: "\(input)/\(copy)-\(name)")
+            }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ThumbCommandTests.binary)
+        process.arguments = ["render", input, "--out", output, "--jobs", "2", "--quiet", "--frame", "classic/ebony"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the first finished card, then interrupt.
+        let deadline = Date().addingTimeInterval(60)
+        while !Fixtures.files(under: output).contains(where: { $0.hasSuffix(".small.png") }) && Date() < deadline {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let files = Fixtures.files(under: output)
+        #expect(!files.contains { $0.contains(".tmp-") }, "temporary files left: \(files)")
+        let result = try report(output + "/report.json")
+        #expect(result.interrupted)
+        #expect(result.summary.notStarted > 0 && result.summary.rendered >= 1)
+        #expect(result.summary.rendered + result.summary.failed + result.summary.notStarted == 36)
+        for file in files where file.hasSuffix(".print.jpg") {
+            let image = try Fixtures.load(output + "/" + file)
+            #expect(try image.average() > 0, "\(file) decodes whole")
+        }
+        #expect(files.filter { $0.hasSuffix(".print.jpg") }.count == result.summary.rendered)
+    }
+
+    @Test func framesListJSONAndPreviews() throws {
+        let list = try cardrender("frames")
+        #expect(list.status == 0)
+        #expect(list.stdoutText.contains("travel/airmail"))
+        #expect(list.stdoutText.contains("18 frames in 6 themes"))
+        let json = try cardrender("frames", "--json")
+        let manifests = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+        #expect(manifests?.count == 18)
+        #expect(manifests?.first?["window"] != nil)
+
+        let directory = try Fixtures.scratchDirectory()
+        let previews = try cardrender("frames", "--preview", directory)
+        #expect(previews.status == 0, "\(previews.stderr)")
+        let files = Fixtures.files(under: directory)
+        #expect(files.count == 18)
+        let preview = try Fixtures.load(directory + "/travel/airmail.png")
+        #expect(preview.width == 320)
+    }
+}
