@@ -19,7 +19,17 @@ let package = Package(
             ],
             path: "Benchmarks/ThumbnailBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "CardBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CardKit", package: "cardrender"),
+                .product(name: "VipsKit", package: "cardrender"),
+            ],
+            path: "Benchmarks/CardBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

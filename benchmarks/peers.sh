@@ -6,17 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-# The peers, from Debian and PyPI.
-peers=(hyperfine imagemagick graphicsmagick php-cli php-gd libjpeg-turbo-progs time)
-missing=()
-for package in "${peers[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if ((${#missing[@]})); then
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-python3 -c "import PIL, pyvips, matplotlib" 2>/dev/null || python3 -m pip install -q pillow pyvips matplotlib
+bash benchmarks/install-peers.sh
 
 swift build -c release --product cardrender >&2
 ours="$PWD/.build/release/cardrender"

@@ -156,3 +156,7 @@ int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean s
     return vips_tiffsave_buffer(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
                                 "resunit", VIPS_FOREIGN_TIFF_RESUNIT_INCH, "strip", strip, NULL);
 }
+
+int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out) {
+    return vips_ifthenelse(cond, in1, in2, out, "blend", TRUE, NULL);
+}

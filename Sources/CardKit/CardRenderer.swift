@@ -23,7 +23,7 @@ public struct CardRenderer: Sendable {
     public var policy: DecodePolicy
     /// Effective resolution at or above which print quality is `good` (150 dpi).
     public var qualityThreshold: Double
-    /// The print file's encoding: JPEG quality 92 (4:4:4), or TIFF.
+    /// The print file's encoding: JPEG quality 92 with full-resolution chroma (4:4:4), or TIFF.
     public var printEncoding: EncodeOptions
     /// The sample's longest side in pixels (about 800).
     public var sampleLongSide: Int
@@ -32,7 +32,7 @@ public struct CardRenderer: Sendable {
 
     public init(
         catalogue: FrameCatalogue?, policy: DecodePolicy = .default, qualityThreshold: Double = 150,
-        printEncoding: EncodeOptions = EncodeOptions(format: .jpeg, quality: 92, keepResolution: true),
+        printEncoding: EncodeOptions = EncodeOptions(format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
         sampleLongSide: Int = 800,
         smallWidth: Int = 200
     ) {
@@ -58,8 +58,7 @@ public struct CardRenderer: Sendable {
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
         let effect = spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal
         let art = try frame.map { frame in
-            try catalogue!.art(frame, width: layout.trim.width, height: layout.trim.height)
-                .extendedByCopy(margin: layout.bleed)
+            try catalogue!.overlay(frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
         }
         let (outputs, warning) = try renderHandlingDamage(photo, policy: policy) { strict in
             let window = try PhotoPlacer(layout: layout, background: spec.background)
@@ -68,7 +67,7 @@ public struct CardRenderer: Sendable {
                 .embedded(
                     x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
                     background: spec.background)
-            if let art { card = try card.composited(under: art).flattened(onto: spec.background) }
+            if let art { card = try card.blended(with: art.colour, mask: art.alpha) }
             let print = try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
             return try encodeOutputs(print)
         }

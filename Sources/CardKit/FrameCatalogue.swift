@@ -22,6 +22,7 @@ public final class FrameCatalogue: Sendable {
     public let directory: String
     private let byID: [String: FrameDesign]
     private let rendered = Mutex<[String: VImage]>([:])
+    private let overlays = Mutex<[String: FrameOverlay]>([:])
 
     /// Reads and checks every manifest under `directory`.
     /// - Throws: `FrameCatalogueError` naming the manifest and what is wrong with it.
@@ -103,6 +104,17 @@ public final class FrameCatalogue: Sendable {
         return image
     }
 
+    /// The art of `frame` for a trimmed card of `width` x `height` plus `bleed` (edge pixels
+    /// repeated), split into 8-bit colour and alpha for `VImage.blended(with:mask:)`; cached.
+    public func overlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int) throws -> FrameOverlay {
+        let key = "\(frame.id)@\(width)x\(height)+\(bleed)"
+        if let cached = overlays.withLock({ $0[key] }) { return cached }
+        let art = try self.art(frame, width: width, height: height).extendedByCopy(margin: bleed)
+        let overlay = FrameOverlay(colour: try art.bands(0, count: 3).inMemory(), alpha: try art.bands(3).inMemory())
+        overlays.withLock { $0[key] = overlay }
+        return overlay
+    }
+
     /// Checks that the art renders at the card size and is fully transparent in the window.
     /// - Throws: `FrameCatalogueError` naming the frame and the problem.
     public func validateArt(_ frame: FrameDesign) throws {
@@ -135,6 +147,14 @@ public final class FrameCatalogue: Sendable {
 /// The art file of `frame` under the catalogue `directory`.
 func artPath(_ frame: FrameDesign, in directory: String) -> String {
     FilePath(directory).appending(frame.theme).appending(frame.art).string
+}
+
+/// Frame art ready to lay over a card: colour and alpha, 8-bit, in memory.
+public struct FrameOverlay: Sendable {
+    /// The art's RGB.
+    public let colour: VImage
+    /// The art's alpha (0 transparent, 255 opaque).
+    public let alpha: VImage
 }
 
 /// A frame manifest or its art is unusable.

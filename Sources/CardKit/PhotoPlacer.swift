@@ -40,13 +40,19 @@ struct PhotoPlacer {
         }
     }
 
-    /// The whole upright photo scaled by `scale`: shrink-on-load thumbnail when shrinking
-    /// (libvips's `thumbnail` is slow at enlarging), Lanczos resize when enlarging.
+    /// The whole upright photo scaled by `scale`. Shrinking: JPEGs are decoded at the
+    /// smallest DCT scale still above the target (as Pillow's `draft`; libvips's
+    /// `thumbnail` would decode a 12 MP photo whole for a 1500 px window), then resized
+    /// with Lanczos3. Enlarging: a Lanczos resize (libvips's `thumbnail` is slow at it).
     private func scaledPhoto(_ data: ImageData, header: ImageHeader, scale: Double, strict: Bool) throws -> VImage {
         if scale < 1 {
             let width = max(1, Int((Double(header.uprightWidth) * scale).rounded()))
             let height = max(1, Int((Double(header.uprightHeight) * scale).rounded()))
-            return try data.thumbnail(width: width, height: height, strict: strict).opaqueSRGB(background: background)
+            let decoded = try data.decode(strict: strict, atLeast: width, height: height)
+                .opaqueSRGB(background: background)
+            return try decoded.resized(
+                scale: Double(width) / Double(decoded.width), verticalScale: Double(height) / Double(decoded.height)
+            ).exactly(width: width, height: height)
         }
         let full = try data.decode(strict: strict).opaqueSRGB(background: background)
         return scale == 1 ? full : try full.resized(scale: scale)

@@ -57,9 +57,9 @@ extension ImageData {
     }
 
     /// Opens the bytes as a lazy image (header parsed, pixels decoded on demand).
-    func openImage(access: VipsAccess, failOn: VipsFailOn) throws(VipsError) -> VImage {
+    func openImage(access: VipsAccess, failOn: VipsFailOn, options: String = "") throws(VipsError) -> VImage {
         let image = withSource { source in
-            CVipsShim_image_new_from_source(source, "", access, failOn)
+            CVipsShim_image_new_from_source(source, options, access, failOn)
         }
         guard let image else { throw takeVipsError("image_new_from_source", file: name) }
         return VImage(owning: image, origin: name)

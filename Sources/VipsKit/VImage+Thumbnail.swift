@@ -40,6 +40,28 @@ extension ImageData {
             access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE)
         return autoOrient ? try image.autoOriented() : image
     }
+
+    /// Decodes, auto-oriented, at the smallest JPEG DCT scale (1/2, 1/4, 1/8) that is still
+    /// at least `width` x `height` (upright), like Pillow's `draft`; other formats at full size.
+    ///
+    /// libvips's `thumbnail` keeps a factor of two above the target when it shrinks on load,
+    /// so a 12 MP photo for a 1500 px window is decoded whole; the DCT-domain shrink is an
+    /// exact scaled IDCT, and the Lanczos resize after it does the rest.
+    /// - Throws: `ImageInputError` for refused formats, `VipsError` naming this input.
+    /// libvips: `vips_image_new_from_source` with `shrink`, `vips_autorot`.
+    public func decode(strict: Bool, atLeast width: Int, height: Int) throws -> VImage {
+        let format = try acceptedFormat(of: Set(InputFormat.allCases))
+        let failOn = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
+        guard format == .jpeg else { return try decode(strict: strict) }
+        let header = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
+        let swapped = header.orientation >= 5
+        let (neededWidth, neededHeight) = swapped ? (height, width) : (width, height)
+        var shrink = 1
+        while shrink < 8 && header.width / (shrink * 2) >= neededWidth && header.height / (shrink * 2) >= neededHeight {
+            shrink *= 2
+        }
+        return try openImage(access: VIPS_ACCESS_RANDOM, failOn: failOn, options: "[shrink=\(shrink)]").autoOriented()
+    }
 }
 
 extension VImage {

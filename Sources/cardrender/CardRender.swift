@@ -12,7 +12,9 @@ struct CardRender: ParsableCommand {
     )
 
     /// Starts libvips before argument parsing and any thread: see `Vips.start`.
+    ///
     static func main() {
+        Vips.limitMallocArenas(2)
         Vips.start()
         do {
             var command = try parseAsRoot()

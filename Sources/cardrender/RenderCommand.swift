@@ -51,8 +51,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Effective resolution (photo pixels per printed inch) below which print quality is bad.")
     var minDpi: Double = 150
 
-    @Option(help: "Print file format: jpeg (quality 92, 4:4:4) or tiff (deflate, lossless).")
+    @Option(help: "Print file format: jpeg (4:4:4) or tiff (deflate, lossless).")
     var printFormat: PrintFormat = .jpeg
+
+    @Option(help: "JPEG quality of the print file, 1-100.")
+    var quality: Int = 92
 
     @Option(help: ArgumentHelp("The frame catalogue directory (default: the bundled frames/).", valueName: "dir"))
     var frames: String?
@@ -69,13 +72,16 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1; received \(jobs).") }
         guard minDpi > 0 else { throw ValidationError("--min-dpi must be above 0; received \(minDpi).") }
+        guard (1...100).contains(quality) else {
+            throw ValidationError("--quality must be from 1 to 100; received \(quality).")
+        }
     }
 
     func run() throws {
         let catalogue = try loadCatalogue()
         let printEncoding =
             printFormat == .jpeg
-            ? EncodeOptions(format: .jpeg, quality: 92, keepResolution: true)
+            ? EncodeOptions(format: .jpeg, quality: quality, chroma: .full, keepResolution: true)
             : EncodeOptions(format: .tiff, keepResolution: true)
         let renderer = CardRenderer(
             catalogue: catalogue, policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding)

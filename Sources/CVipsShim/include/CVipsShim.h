@@ -123,4 +123,7 @@ int CVipsShim_svgload_buffer(void *buf, size_t len, VipsImage **out, double scal
 /// vips_tiffsave_buffer with deflate compression and resolution in inches.
 int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean strip);
 
+/// vips_ifthenelse with `blend`: in1 x c/255 + in2 x (1 - c/255) per pixel (8-bit fast path).
+int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out);
+
 #endif

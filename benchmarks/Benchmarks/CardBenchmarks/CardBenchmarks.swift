@@ -1,0 +1,52 @@
+import Benchmark
+import CardKit
+import Foundation
+import VipsKit
+
+/// The repository root, found from this file (`benchmarks/Benchmarks/CardBenchmarks/`).
+let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Reads a corpus photo once; the benchmarks time the card work, not the disk.
+func corpusPhoto(_ name: String) -> ImageData {
+    let path = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/" + name).path
+    guard let data = try? ImageData(contentsOfFile: path, maxBytes: 64 << 20) else {
+        fatalError("benchmark input missing: \(path) (../shared/corpus is needed)")
+    }
+    return data
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .throughput, .peakMemoryResident],
+        timeUnits: .milliseconds,
+        maxDuration: .seconds(10),
+        maxIterations: 100
+    )
+    Vips.concurrency = 1
+    let catalogue = try! FrameCatalogue(directory: repository.appendingPathComponent("frames").path)
+    let renderer = CardRenderer(catalogue: catalogue)
+    let cases: [(String, String, CardSpec)] = [
+        (
+            "12MP JPEG, airmail frame, sepia", "photos/phone-4032x3024.jpg",
+            CardSpec(frame: "travel/airmail", effect: ColourEffect(.sepia))
+        ),
+        ("12MP JPEG, no frame", "photos/phone-4032x3024.jpg", CardSpec()),
+        ("1800x1200 JPEG, no frame (enlarged 3 % to cover)", "orientation/Landscape_1.jpg", CardSpec()),
+        (
+            "1800x1200 JPEG, airmail frame, sepia", "orientation/Landscape_1.jpg",
+            CardSpec(frame: "travel/airmail", effect: ColourEffect(.sepia))
+        ),
+    ]
+    for (name, file, spec) in cases {
+        Benchmark("card: \(name) (print + sample + small, 1 thread)") { benchmark in
+            let photo = corpusPhoto(file)
+            _ = try renderer.render(photo: photo, spec: spec, specFile: "bench")  // frame art rendered once
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try renderer.render(photo: photo, spec: spec, specFile: "bench"))
+            }
+        }
+    }
+}
