@@ -10,9 +10,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "VipsKit", package: "cardrender")],
+            path: "Benchmarks/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "ThumbnailBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CardKit", package: "cardrender"),
                 .product(name: "VipsKit", package: "cardrender"),
@@ -23,6 +29,7 @@ let package = Package(
         .executableTarget(
             name: "CardBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CardKit", package: "cardrender"),
                 .product(name: "VipsKit", package: "cardrender"),

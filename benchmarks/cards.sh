@@ -6,15 +6,7 @@
 # usage: bash benchmarks/cards.sh      (needs ../shared/corpus; installs the peers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
-bash benchmarks/install-peers.sh
-
-swift build -c release --product cardrender >&2
-ours="$PWD/.build/release/cardrender"
-corpus="$(cd ../shared/corpus && pwd)"
-peers="$PWD/benchmarks/peers"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source benchmarks/prepare.sh
 mkdir -p "$work/in" "$work/jpeg"
 cp "$corpus"/photos/* "$corpus"/orientation/*.jpg "$work/in/"
 cp "$corpus"/photos/*.jpg "$corpus"/orientation/*.jpg "$work/jpeg/"   # the peers cannot all read HEIC
@@ -25,16 +17,15 @@ vips svgload frames/travel/airmail.svg "$work/frame.png"
 im=convert-im6.q16
 
 im_one="$im"' "$1" -auto-orient -resize 1748x1240^ -gravity center -extent 1748x1240 -color-matrix "0.393 0.769 0.189 0.349 0.686 0.168 0.272 0.534 0.131" '"$work/frame.png"' -composite -sampling-factor 1x1 -quality 90 "$0/$(basename "$1" .jpg).jpg"'
-gd_one="php $peers/gd_card.php $work/frame.png"' "$0" "$1"'
+gd_one="php $peers_dir/gd_card.php $work/frame.png"' "$0" "$1"'
 
-echo "machine: $(nproc) cores, $(. /etc/os-release; echo "$PRETTY_NAME"), libvips $(vips --version)" >&2
 hyperfine -N --warmup 1 --runs 5 --export-json "$work/cards.json" \
   --prepare "bash -c 'rm -rf $work/out && mkdir -p $work/out'" \
   -n "cardrender render --jobs 2 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet" \
   -n "cardrender render --jobs 1 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 1 --quiet" \
   -n "cardrender render --jobs 2 ($jpegs JPEGs)" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet" \
-  -n "pyvips, 2 processes ($jpegs JPEGs)" "env VIPS_CONCURRENCY=1 python3 $peers/pyvips_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
-  -n "Pillow, 2 processes ($jpegs JPEGs)" "python3 $peers/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "pyvips, 2 processes ($jpegs JPEGs)" "env VIPS_CONCURRENCY=1 python3 $peers_dir/pyvips_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "Pillow, 2 processes ($jpegs JPEGs)" "python3 $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "ImageMagick, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/out'" \
   -n "PHP GD, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$gd_one'\'' $work/out'" >&2
 

@@ -4,25 +4,15 @@
 # usage: bash benchmarks/peers.sh            (needs ../shared/corpus; installs the peers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
-
-bash benchmarks/install-peers.sh
-
-swift build -c release --product cardrender >&2
-ours="$PWD/.build/release/cardrender"
-corpus="$(cd ../shared/corpus && pwd)"
+source benchmarks/prepare.sh
 photo="$corpus/photos/phone-4032x3024.jpg"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/in" "$work/out"
 # The directory job: every corpus JPEG (photos + orientation examples; the HEIC is left
 # out because GraphicsMagick and PHP GD on Debian cannot read it).
 cp "$corpus"/photos/*.jpg "$corpus"/orientation/*.jpg "$work/in/"
 count=$(ls "$work/in" | wc -l)
-peers_dir="$PWD/benchmarks/peers"
 im=convert-im6.q16   # called directly: `convert` on PATH may be a wrapper
 
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(. /etc/os-release; echo "$PRETTY_NAME"), libvips $(vips --version)" >&2
 echo "files in the directory job: $count" >&2
 
 # One file, whole process.

@@ -1,21 +1,8 @@
 import Benchmark
+import BenchmarkSupport
 import CardKit
 import Foundation
 import VipsKit
-
-/// The repository root, found from this file (`benchmarks/Benchmarks/CardBenchmarks/`).
-let repository = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-/// Reads a corpus photo once; the benchmarks time the card work, not the disk.
-func corpusPhoto(_ name: String) -> ImageData {
-    let path = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/" + name).path
-    guard let data = try? ImageData(contentsOfFile: path, maxBytes: 64 << 20) else {
-        fatalError("benchmark input missing: \(path) (../shared/corpus is needed)")
-    }
-    return data
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(

@@ -1,22 +1,8 @@
 import Benchmark
+import BenchmarkSupport
 import CardKit
 import Foundation
 import VipsKit
-
-/// The corpus beside the repository (`../shared/corpus`), found from this file.
-let corpus = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/corpus/photos")
-
-/// Reads a corpus photo once; the benchmarks time the image work, not the disk.
-func photo(_ name: String) -> ImageData {
-    let path = corpus.appendingPathComponent(name).path
-    guard let data = try? ImageData(contentsOfFile: path, maxBytes: 64 << 20) else {
-        fatalError("benchmark input missing: \(path) (../shared/corpus is needed)")
-    }
-    return data
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -28,7 +14,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // A 12 MP phone JPEG to a 200 px wide thumbnail, the GD service's job.
     Benchmark("thumbnail 12MP JPEG -> 200px PNG") { benchmark in
-        let data = photo("phone-4032x3024.jpg")
+        let data = corpusPhoto("photos/phone-4032x3024.jpg")
         let thumbnailer = Thumbnailer()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -37,7 +23,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("thumbnail 12MP JPEG -> 200px JPEG q85") { benchmark in
-        let data = photo("phone-4032x3024.jpg")
+        let data = corpusPhoto("photos/phone-4032x3024.jpg")
         let thumbnailer = Thumbnailer()
         let options = EncodeOptions(format: .jpeg, quality: 85)
         benchmark.startMeasurement()
@@ -51,7 +37,7 @@ let benchmarks: @Sendable () -> Void = {
         "sharp workload 2725x2225 -> 720x588 JPEG q80",
         configuration: .init(metrics: [.throughput, .wallClock, .peakMemoryResident], timeUnits: .milliseconds)
     ) { benchmark in
-        let data = photo("sharp-bench-2725x2225.jpg")
+        let data = corpusPhoto("photos/sharp-bench-2725x2225.jpg")
         let options = EncodeOptions(format: .jpeg, quality: 80)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
