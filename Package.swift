@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,14 +30,25 @@ let package = Package(
             dependencies: ["VipsKit", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
+            name: "RenderCache",
+            dependencies: [
+                "VipsKit", "CardKit", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .target(
             name: "CardPipeline",
-            dependencies: ["CardKit", "VipsKit", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "CardKit", "VipsKit", "RenderCache", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .executableTarget(
             name: "cardrender",
             dependencies: [
                 "CardKit",
                 "CardPipeline",
+                "RenderCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -44,6 +56,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "TestSupport"]),
+        .testTarget(name: "RenderCacheTests", dependencies: ["RenderCache", "TestSupport"]),
         .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline", "CardKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
     ],

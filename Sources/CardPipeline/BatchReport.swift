@@ -20,6 +20,8 @@ public struct BatchReport: Sendable, Codable {
         public var good: Int
         /// Rendered cards whose photo is not.
         public var bad: Int
+        /// Rendered cards whose files came from the disk cache.
+        public var cached: Int
         /// Cards never started because the batch was interrupted.
         public var notStarted: Int
         /// Wall time of the batch in seconds.
@@ -43,6 +45,7 @@ public struct BatchReport: Sendable, Codable {
         summary = Summary(
             total: total, rendered: rendered.count, failed: cards.count - rendered.count,
             good: rendered.filter { $0.quality == .good }.count, bad: rendered.filter { $0.quality == .bad }.count,
+            cached: rendered.filter { $0.cached == true }.count,
             notStarted: total - cards.count, seconds: (seconds * 100).rounded() / 100)
     }
 
@@ -50,6 +53,7 @@ public struct BatchReport: Sendable, Codable {
     public var summaryLine: String {
         var line =
             "\(summary.rendered) of \(summary.total) cards rendered (\(summary.good) good, \(summary.bad) bad for print)"
+        if summary.cached > 0 { line += ", \(summary.cached) from the cache" }
         if summary.failed > 0 { line += ", \(summary.failed) failed" }
         if summary.notStarted > 0 { line += ", \(summary.notStarted) not started (interrupted)" }
         return line + " in \((summary.seconds * 10).rounded() / 10) s."

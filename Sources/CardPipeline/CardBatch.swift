@@ -1,4 +1,5 @@
 import CardKit
+import RenderCache
 import SystemPackage
 import VipsKit
 
@@ -16,13 +17,17 @@ public struct CardBatch: Sendable {
     public let defaults: CardSpec
     /// Where the outputs go; the input tree is mirrored under it.
     public let outputDirectory: String
+    /// The disk cache, if any: a card whose photo bytes, spec and settings were rendered
+    /// before is copied from it instead of rendered again.
+    public let cache: DiskCache?
     /// Largest spec file read, in bytes.
     public static let maxSpecBytes = 1 << 20
 
-    public init(renderer: CardRenderer, defaults: CardSpec, outputDirectory: String) {
+    public init(renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: DiskCache? = nil) {
         self.renderer = renderer
         self.defaults = defaults
         self.outputDirectory = outputDirectory
+        self.cache = cache
     }
 
     /// Renders one job and writes `STEM.print.jpg`, `STEM.sample.jpg` and `STEM.small.png`,
@@ -34,29 +39,58 @@ public struct CardBatch: Sendable {
             let spec = try job.spec.map(readSpec) ?? defaults
             let photoPath = try photo(for: job, spec: spec)
             outcome.input = photoPath
-            let data = try ImageData(contentsOfFile: photoPath, maxBytes: renderer.policy.maxFileBytes)
-            let card = try renderer.render(photo: data, spec: spec, specFile: job.spec ?? "defaults")
-            let stem = FilePath(outputDirectory).pushing(FilePath(job.outputStem))
-            try FileManager.default.createDirectory(
-                atPath: stem.removingLastComponent().string, withIntermediateDirectories: true)
             let names = CardOutcome.Outputs(
                 print: job.outputStem + ".print." + renderer.printEncoding.format.fileExtension,
                 sample: job.outputStem + ".sample.jpg", small: job.outputStem + ".small.png")
-            try AtomicFile.write(card.print, to: FilePath(outputDirectory).pushing(FilePath(names.print)).string)
-            try AtomicFile.write(card.sample, to: FilePath(outputDirectory).pushing(FilePath(names.sample)).string)
-            try AtomicFile.write(card.small, to: FilePath(outputDirectory).pushing(FilePath(names.small)).string)
+            let key = try cache.map { cache in
+                try CacheKey(
+                    inputDigest: cache.digest(ofFile: photoPath),
+                    recipe: CardRecipe(spec: spec, renderer: renderer, cache: cache), versions: CacheVersions.current)
+            }
+            let (entry, card, cached) = try cachedOrRendered(photoPath, spec: spec, specFile: job.spec, key: key)
+            try FileManager.default.createDirectory(
+                atPath: FilePath(outputDirectory).pushing(FilePath(job.outputStem)).removingLastComponent().string,
+                withIntermediateDirectories: true)
+            for (name, path) in [("print", names.print), ("sample", names.sample), ("small", names.small)] {
+                try AtomicFile.write(entry.part(name)!, to: FilePath(outputDirectory).pushing(FilePath(path)).string)
+            }
             outcome.outputs = names
-            outcome.sizes = CardOutcome.Sizes(print: card.printSize, sample: card.sampleSize, small: card.smallSize)
-            outcome.effectiveDPI = (card.effectiveDPI * 10).rounded() / 10
+            outcome.sizes = card.sizes
+            outcome.effectiveDPI = card.effectiveDPI
             outcome.quality = card.quality
             outcome.frame = card.frame
-            outcome.effect = card.effect.name.rawValue
+            outcome.effect = card.effect
             outcome.warning = card.warning
+            outcome.cached = cache == nil ? nil : cached
         } catch {
             outcome.error = Self.describe(error, job: job)
         }
         outcome.seconds = (ContinuousClock.now - started).seconds
         return outcome
+    }
+
+    /// The card's files and measurements: from the cache under `key` when it has them,
+    /// rendered (and stored under `key`) otherwise.
+    private func cachedOrRendered(
+        _ photoPath: String, spec: CardSpec, specFile: String?, key: CacheKey?
+    ) throws -> (CacheEntry, CachedCard, cached: Bool) {
+        if let cache, let key, let entry = cache.entry(for: key),
+            let card = try? JSONDecoder().decode(CachedCard.self, from: entry.metadata),
+            entry.part("print") != nil, entry.part("sample") != nil, entry.part("small") != nil
+        {
+            return (entry, card, true)
+        }
+        let data = try ImageData(contentsOfFile: photoPath, maxBytes: renderer.policy.maxFileBytes)
+        let rendered = try renderer.render(photo: data, spec: spec, specFile: specFile ?? "defaults")
+        let card = CachedCard(
+            sizes: CardOutcome.Sizes(print: rendered.printSize, sample: rendered.sampleSize, small: rendered.smallSize),
+            effectiveDPI: (rendered.effectiveDPI * 10).rounded() / 10, quality: rendered.quality,
+            frame: rendered.frame, effect: rendered.effect.name.rawValue, warning: rendered.warning)
+        let entry = CacheEntry(
+            parts: [("print", rendered.print), ("sample", rendered.sample), ("small", rendered.small)],
+            metadata: try JSONEncoder().encode(card))
+        if let cache, let key { try cache.store(entry, for: key) }
+        return (entry, card, false)
     }
 
     private func readSpec(_ path: String) throws -> CardSpec {
@@ -90,6 +124,7 @@ public struct CardBatch: Sendable {
         case let error as VipsError: return error.file == nil ? "\(job.name): \(error)" : error.description
         case let error as AtomicFile.WriteError: return error.description
         case let error as FrameCatalogueError: return error.description
+        case let error as CacheError: return error.description
         case let error as CustomStringConvertible: return "\(job.name): \(error.description)"
         default: return "\(job.name): \(error)"
         }

@@ -32,6 +32,8 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     public var frame: String?
     /// The effect used.
     public var effect: String?
+    /// Whether the outputs came from the disk cache (nil: no cache in use).
+    public var cached: Bool?
     /// Render and write time in seconds.
     public var seconds: Double = 0
     /// Why the card failed: one sentence naming the file and the cause.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CardKit
 import VipsKit
 
 /// The `cardrender` command: postcards for print and thumbnails for the web, on libvips.
@@ -8,7 +9,7 @@ struct CardRender: ParsableCommand {
         commandName: "cardrender",
         abstract: "Render postcards for print and thumbnails for the web, on libvips.",
         version: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
-        subcommands: [RenderCommand.self, ThumbCommand.self, FramesCommand.self]
+        subcommands: [RenderCommand.self, ThumbCommand.self, FramesCommand.self, CacheCommand.self]
     )
 
     /// Starts libvips before argument parsing and any thread: see `Vips.start`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
+import RenderCache
 import Synchronization
 import SystemPackage
 import VipsKit
@@ -65,6 +66,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var decode: DecodeOptions
 
+    @OptionGroup var caching: CacheOptions
+
     enum PrintFormat: String, CaseIterable, ExpressibleByArgument {
         case jpeg, tiff
     }
@@ -86,7 +89,8 @@ struct RenderCommand: ParsableCommand {
         let renderer = CardRenderer(
             catalogue: catalogue, policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding)
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
-        let batch = CardBatch(renderer: renderer, defaults: defaults, outputDirectory: out)
+        let cache = caching.open()
+        let batch = CardBatch(renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache)
 
         let walk = InputWalker.walk(inputs)
         let (planned, skipped) = CardJob.plan(walk)
@@ -114,6 +118,10 @@ struct RenderCommand: ParsableCommand {
                 progress.finished("\(outcome.input) \(verdict)", error: outcome.error)
             })
         progress.end()
+        if let cache {
+            cache.collectGarbage()
+            cache.flushStatistics()
+        }
 
         let finished = outcomes.withLock { $0 }
         let cards = jobs.indices.compactMap { finished[$0] }.sorted { $0.input < $1.input }

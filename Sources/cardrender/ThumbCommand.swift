@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
+import RenderCache
 import Synchronization
 import SystemPackage
 import VipsKit
@@ -61,6 +62,8 @@ struct ThumbCommand: ParsableCommand {
 
     @OptionGroup var decode: DecodeOptions
 
+    @OptionGroup var caching: CacheOptions
+
     func validate() throws {
         guard (1...maxWidth).contains(width) else {
             throw ValidationError("--width must be from 1 to \(maxWidth); received \(width).")
@@ -91,6 +94,21 @@ struct ThumbCommand: ParsableCommand {
     func run() throws {
         let thumbnailer = Thumbnailer(maxWidth: maxWidth, policy: decode.policy)
         let options = EncodeOptions(format: format, quality: quality)
+        let cache = caching.open()
+        let cached = cache.map { CachedThumbnailer(thumbnailer: thumbnailer, cache: $0) }
+        defer {
+            if let cache {
+                cache.collectGarbage()
+                cache.flushStatistics()
+            }
+        }
+        /// Renders through the cache when there is one.
+        let make: @Sendable (String) throws -> Thumbnail = { [width, enlarge] path in
+            if let cached {
+                return try cached.thumbnail(file: path, width: width, enlarge: enlarge, options: options).0
+            }
+            return try thumbnailer.thumbnail(file: path, width: width, enlarge: enlarge, options: options)
+        }
         let walk = InputWalker.walk(inputs)
         for problem in walk.problems { Console.error("cardrender: \(problem)") }
         var failures = walk.problems.count
@@ -98,8 +116,7 @@ struct ThumbCommand: ParsableCommand {
         if let output {
             guard let item = walk.items.first else { throw ExitCode(1) }
             do {
-                let thumbnail = try thumbnailer.thumbnail(
-                    file: item.path, width: width, enlarge: enlarge, options: options)
+                let thumbnail = try make(item.path)
                 if let warning = thumbnail.warning { Console.error("cardrender: warning: \(warning)") }
                 if output == "-" {
                     Console.out(thumbnail.data)
@@ -121,8 +138,6 @@ struct ThumbCommand: ParsableCommand {
         Vips.concurrency = VipsThreads.perImage(jobs: jobs, items: plan.jobs.count)
         let failed = Mutex(0)
         let quiet = self.quiet
-        let width = self.width
-        let enlarge = self.enlarge
         BatchRunner(jobs: jobs).run(
             plan.jobs,
             work: { job -> Result<Thumbnail, Error> in
@@ -130,8 +145,7 @@ struct ThumbCommand: ParsableCommand {
                     try FileManager.default.createDirectory(
                         atPath: FilePath(job.output).removingLastComponent().string,
                         withIntermediateDirectories: true)
-                    let thumbnail = try thumbnailer.thumbnail(
-                        file: job.input.path, width: width, enlarge: enlarge, options: options)
+                    let thumbnail = try make(job.input.path)
                     try thumbnail.write(to: job.output)
                     return thumbnail
                 }

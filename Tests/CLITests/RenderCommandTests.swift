@@ -10,7 +10,7 @@ import VipsKit
 /// `cardrender render` and `cardrender frames`, run as a user would.
 @Suite struct RenderCommandTests {
     private func cardrender(_ arguments: String...) throws -> Tools.Run {
-        try Tools.run(ThumbCommandTests.binary, arguments)
+        try ThumbCommandTests.run(arguments)
     }
 
     private struct Report: Decodable {
@@ -86,7 +86,7 @@ import VipsKit
             ["render", directory, "--out", directory + "/o", "--effect", "purple"],
             ["render", directory, "--out", directory + "/o", "--size", "a4"],
         ] {
-            let run = try Tools.run(ThumbCommandTests.binary, arguments)
+            let run = try ThumbCommandTests.run(arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
         }
     }
@@ -105,7 +105,9 @@ import VipsKit
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ThumbCommandTests.binary)
-        process.arguments = ["render", input, "--out", output, "--jobs", "2", "--quiet", "--frame", "classic/ebony"]
+        process.arguments = [
+            "render", input, "--out", output, "--jobs", "2", "--quiet", "--frame", "classic/ebony", "--no-cache",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -13,7 +13,14 @@ import VipsKit
     }()
 
     private func cardrender(_ arguments: String...) throws -> Tools.Run {
-        try Tools.run(Self.binary, arguments)
+        try Self.run(arguments)
+    }
+
+    /// Runs the binary with a fresh, private cache (so runs never see each other's results).
+    static func run(_ arguments: [String], cache: String? = nil) throws -> Tools.Run {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = try cache ?? Fixtures.scratchDirectory("cache")
+        return try Tools.run(binary, arguments, environment: environment)
     }
 
     @Test func helpListsEveryFormat() throws {
@@ -37,7 +44,7 @@ import VipsKit
             ["thumb", directory, "--width", "10", "-o", directory + "/x.png"],
         ]
         for arguments in cases {
-            let run = try Tools.run(Self.binary, arguments)
+            let run = try Self.run(arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(!run.stderr.isEmpty)
         }

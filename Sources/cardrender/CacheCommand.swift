@@ -1,0 +1,65 @@
+import ArgumentParser
+import RenderCache
+
+/// `cardrender cache`: look after the disk cache.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Show, trim or check the content-addressed disk cache.",
+        subcommands: [Stats.self, GC.self, Verify.self]
+    )
+
+    /// `cardrender cache stats`.
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Entries, bytes, and hit rate since stats began.")
+        @OptionGroup var options: CacheOptions
+
+        func run() throws {
+            let cache = try DiskCache(directory: options.directory, maxBytes: options.cacheMaxSize.bytes)
+            let entries = cache.collectGarbage(limit: Int.max)
+            let statistics = Statistics.read(options.directory)
+            Console.out("cache: \(options.directory)")
+            Console.out("entries: \(entries.entries), bytes: \(entries.bytes) (limit \(options.cacheMaxSize))")
+            if let statistics {
+                let counts = statistics.counts
+                let rate = (counts.hitRate * 1000).rounded() / 10
+                Console.out(
+                    "since \(statistics.since) (Unix time): hits \(counts.hits), misses \(counts.misses), hit rate \(rate) %, "
+                        + "stores \(counts.stores), corrupt removed \(counts.corrupt), evicted \(counts.evicted)")
+            } else {
+                Console.out("no statistics yet")
+            }
+        }
+    }
+
+    /// `cardrender cache gc`.
+    struct GC: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gc", abstract: "Remove least recently used entries until the cache fits --cache-max-size.")
+        @OptionGroup var options: CacheOptions
+
+        func run() throws {
+            let cache = try DiskCache(directory: options.directory, maxBytes: options.cacheMaxSize.bytes)
+            let result = cache.collectGarbage()
+            cache.flushStatistics()
+            Console.out(
+                "removed \(result.removed) entries (\(result.removedBytes) bytes); \(result.entries) entries, \(result.bytes) bytes left"
+            )
+        }
+    }
+
+    /// `cardrender cache verify`.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every entry's size and digest; remove corrupt ones.")
+        @OptionGroup var options: CacheOptions
+
+        func run() throws {
+            let cache = try DiskCache(directory: options.directory) { Console.error($0) }
+            let result = cache.verify()
+            cache.flushStatistics()
+            Console.out("checked \(result.checked) entries, removed \(result.removed) corrupt")
+            if result.removed > 0 { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import TestSupport
+import Testing
+import VipsKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The disk cache through the built binary: re-runs, several processes, SIGKILL, commands.
+@Suite struct CacheCommandTests {
+    /// A directory of a few small distinct photos made by the test.
+    func photos(_ count: Int) throws -> String {
+        let directory = try Fixtures.scratchDirectory("photos")
+        for index in 0..<count {
+            try Synthetic.image(directory + "/p\(index).png", width: 600 + 10 * index, height: 420, bands: 3) { x, y in
+                [UInt8((x * 3 + index * 40) % 256), UInt8((y * 5) % 256), UInt8((x + y + index) % 256)]
+            }
+        }
+        return directory
+    }
+
+    @Test func rerunOfAnUnchangedBatchRendersNothing() throws {
+        let input = try photos(3)
+        let cache = try Fixtures.scratchDirectory("cache")
+        let first = try Fixtures.scratchDirectory("out")
+        let second = try Fixtures.scratchDirectory("out")
+        let run1 = try Tools.run(
+            ThumbCommandTests.binary, ["render", input, "--out", first, "--cache", cache, "--frame", "love/hearts"])
+        #expect(run1.status == 0, "\(run1.stderr)")
+        let run2 = try Tools.run(
+            ThumbCommandTests.binary, ["render", input, "--out", second, "--cache", cache, "--frame", "love/hearts"])
+        #expect(run2.status == 0)
+        #expect(run2.stderr.contains("3 from the cache"))
+        let report = try String(contentsOfFile: second + "/report.json", encoding: .utf8)
+        #expect(report.components(separatedBy: "\"cached\" : true").count == 4)
+        for file in Fixtures.files(under: first) where file.hasSuffix(".jpg") || file.hasSuffix(".png") {
+            #expect(
+                FileManager.default.contents(atPath: first + "/" + file)
+                    == FileManager.default.contents(atPath: second + "/" + file), "\(file)")
+        }
+        // Another setting is another entry.
+        let run3 = try Tools.run(
+            ThumbCommandTests.binary, ["render", input, "--out", second, "--cache", cache, "--frame", "love/rose"])
+        #expect(!run3.stderr.contains("from the cache"))
+        let stats = try Tools.run(ThumbCommandTests.binary, ["cache", "stats", "--cache", cache])
+        #expect(stats.stdoutText.contains("entries: 6"))
+        #expect(stats.stdoutText.contains("hits 3, misses 6"))
+    }
+
+    @Test func severalProcessesShareOneCache() throws {
+        let input = try photos(4)
+        let cache = try Fixtures.scratchDirectory("cache")
+        var processes: [(Process, String)] = []
+        for _ in 0..<4 {
+            let output = try Fixtures.scratchDirectory("out")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ThumbCommandTests.binary)
+            process.arguments = [
+                "thumb", input, "--width", "150", "--format", "webp", "--out", output, "--cache", cache, "-q",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            processes.append((process, output))
+        }
+        var reference: [String: Data] = [:]
+        for (process, output) in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let files = Fixtures.files(under: output)
+            #expect(files.count == 4)
+            for file in files {
+                let data = try #require(FileManager.default.contents(atPath: output + "/" + file))
+                #expect(try ImageData(copying: data, name: file).header().width == 150)
+                if let first = reference[file] { #expect(first == data, "\(file) differs between processes") }
+                reference[file] = data
+            }
+        }
+        let verify = try Tools.run(ThumbCommandTests.binary, ["cache", "verify", "--cache", cache])
+        #expect(verify.status == 0)
+        #expect(verify.stdoutText.contains("checked 4 entries, removed 0 corrupt"))
+        #expect(Fixtures.files(under: cache + "/tmp").isEmpty)
+    }
+
+    /// Killed with SIGKILL in the middle of a batch: the next run works, every output is
+    /// whole, the cache holds nothing corrupt and no temporary file is left.
+    @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
+    func killedProcessLeavesACacheThatWorks() throws {
+        let input = try Fixtures.scratchDirectory("photos")
+        for copy in 0..<6 {
+            for name in ["phone-4032x3024.jpg", "nokia-8.3-4608x1976.jpg"] {
+                try FileManager.default.copyItem(
+                    atPath: Fixtures.photo("photos/" + name), toPath: "\(input)/\(copy)-\(name)")
+            }
+        }
+        // Distinct bytes per copy, so every card is its own cache entry.
+        for file in Fixtures.files(under: input) {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: input + "/" + file))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(file.utf8))
+            try handle.close()
+        }
+        let cache = try Fixtures.scratchDirectory("cache")
+        let output = try Fixtures.scratchDirectory("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ThumbCommandTests.binary)
+        process.arguments = ["render", input, "--out", output, "--cache", cache, "--jobs", "2", "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !Fixtures.files(under: cache + "/objects").contains(where: { !$0.isEmpty }) && Date() < deadline {
+            usleep(10_000)
+        }
+        usleep(150_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let again = try Tools.run(
+            ThumbCommandTests.binary, ["render", input, "--out", output, "--cache", cache, "--jobs", "2"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("12 of 12 cards rendered"))
+        #expect(Fixtures.files(under: cache + "/tmp").isEmpty)
+        #expect(!Fixtures.files(under: output).contains { $0.contains(".tmp-") })
+        for file in Fixtures.files(under: output) where file.hasSuffix(".print.jpg") {
+            let image = try Fixtures.load(output + "/" + file)
+            #expect(image.width == 1748 && image.height == 1240)
+        }
+        let verify = try Tools.run(ThumbCommandTests.binary, ["cache", "verify", "--cache", cache])
+        #expect(verify.stdoutText.contains("checked 12 entries, removed 0 corrupt"))
+    }
+
+    @Test func gcTrimsToTheBoundAndNoCacheTouchesNothing() throws {
+        let input = try photos(3)
+        let cache = try Fixtures.scratchDirectory("cache")
+        let output = try Fixtures.scratchDirectory("out")
+        let run = try Tools.run(
+            ThumbCommandTests.binary, ["thumb", input, "--width", "300", "--out", output, "--cache", cache, "-q"])
+        #expect(run.status == 0)
+        let gc = try Tools.run(ThumbCommandTests.binary, ["cache", "gc", "--cache", cache, "--cache-max-size", "1K"])
+        #expect(gc.stdoutText.contains("removed 3 entries"))
+        let untouched = try Fixtures.scratchDirectory("cache")
+        _ = try Tools.run(
+            ThumbCommandTests.binary,
+            ["thumb", input, "--width", "300", "--out", output, "--cache", untouched, "--no-cache", "-q"])
+        #expect(Fixtures.files(under: untouched).isEmpty)
+    }
+}
