@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "VipsKit", targets: ["VipsKit"]),
         .library(name: "CardKit", targets: ["CardKit"]),
+        .library(name: "RenderCache", targets: ["RenderCache"]),
         .executable(name: "cardrender", targets: ["cardrender"]),
     ],
     dependencies: [

@@ -37,6 +37,18 @@ let package = Package(
             path: "Benchmarks/CardBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CardKit", package: "cardrender"),
+                .product(name: "RenderCache", package: "cardrender"),
+                .product(name: "VipsKit", package: "cardrender"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

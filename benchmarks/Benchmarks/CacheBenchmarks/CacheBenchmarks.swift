@@ -1,0 +1,52 @@
+import Benchmark
+import BenchmarkSupport
+import CardKit
+import Foundation
+import RenderCache
+import VipsKit
+
+/// A scratch cache with one 12 MP photo (3 MB) copied in.
+func scratch() -> (cache: DiskCache, photo: String) {
+    let directory = NSTemporaryDirectory() + "cardrender-cache-bench-" + UUID().uuidString
+    let photo = directory + "/photo.jpg"
+    try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try! FileManager.default.copyItem(
+        atPath: repository.deletingLastPathComponent().appendingPathComponent(
+            "shared/corpus/photos/phone-4032x3024.jpg"
+        )
+        .path, toPath: photo)
+    return (try! DiskCache(directory: directory + "/cache"), photo)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(5),
+        maxIterations: 5000
+    )
+
+    // The hit path of a web thumbnail: digest memo (stat + memo file), entry read and
+    // SHA-256 check, metadata decode.
+    Benchmark("cache hit: memo + lookup + read of a 200 px PNG") { benchmark in
+        let (cache, photo) = scratch()
+        let cached = CachedThumbnailer(thumbnailer: Thumbnailer(), cache: cache)
+        let (thumbnail, _) = try cached.thumbnail(file: photo, width: 200)
+        precondition(thumbnail.data.count > 10_000)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let (hit, wasCached) = try cached.thumbnail(file: photo, width: 200)
+            precondition(wasCached)
+            blackHole(hit)
+        }
+    }
+
+    // What a miss costs before any rendering: hashing the whole input.
+    Benchmark("input digest: SHA-256 of a 3 MB photo (no memo)") { benchmark in
+        let (_, photo) = scratch()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try ContentDigest.ofFile(photo))
+        }
+    }
+}
