@@ -35,11 +35,17 @@ struct CacheCommand: ParsableCommand {
     /// `cardrender cache gc`.
     struct GC: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "gc", abstract: "Remove least recently used entries until the cache fits --cache-max-size.")
+            commandName: "gc", abstract: "Remove least recently used entries until the cache fits its size bound.")
         @OptionGroup var options: CacheOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "The bound for this collection, e.g. 500M (default: --cache-max-size).", valueName: "size"))
+        var maxSize: ByteCount?
+
         func run() throws {
-            let cache = try DiskCache(directory: options.directory, maxBytes: options.cacheMaxSize.bytes)
+            let bound = maxSize?.bytes ?? options.cacheMaxSize.bytes
+            let cache = try DiskCache(directory: options.directory, maxBytes: bound)
             let result = cache.collectGarbage()
             cache.flushStatistics()
             Console.out(

@@ -139,7 +139,7 @@ import VipsKit
         let run = try Tools.run(
             ThumbCommandTests.binary, ["thumb", input, "--width", "300", "--out", output, "--cache", cache, "-q"])
         #expect(run.status == 0)
-        let gc = try Tools.run(ThumbCommandTests.binary, ["cache", "gc", "--cache", cache, "--cache-max-size", "1K"])
+        let gc = try Tools.run(ThumbCommandTests.binary, ["cache", "gc", "--cache", cache, "--max-size", "1K"])
         #expect(gc.stdoutText.contains("removed 3 entries"))
         let untouched = try Fixtures.scratchDirectory("cache")
         _ = try Tools.run(
