@@ -16,11 +16,6 @@ int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, i
                                  "option_string", option_string, NULL);
 }
 
-int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
-                              VipsSize size) {
-    return vips_thumbnail_image(in, out, width, "height", height, "size", size, NULL);
-}
-
 int CVipsShim_copy(VipsImage *in, VipsImage **out) { return vips_copy(in, out, NULL); }
 
 int CVipsShim_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
@@ -113,11 +108,6 @@ int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double 
     int result = vips_rotate(in, out, angle, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
-}
-
-int CVipsShim_composite2(VipsImage *base, VipsImage *overlay, VipsImage **out,
-                         VipsBlendMode mode) {
-    return vips_composite2(base, overlay, out, mode, NULL);
 }
 
 int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,

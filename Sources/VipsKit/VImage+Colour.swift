@@ -50,10 +50,4 @@ extension VImage {
             values.withUnsafeBufferPointer { CVipsShim_flatten(input, output, $0.baseAddress, Int32($0.count)) }
         }
     }
-
-    /// Transforms to an ICC profile (`srgb`, `p3`, `cmyk` or a file), using the embedded one.
-    /// libvips: `vips_icc_transform`.
-    public func iccTransformed(to profile: String) throws(VipsError) -> VImage {
-        try derive("icc_transform") { CVipsShim_icc_transform($0, $1, profile, "srgb", VIPS_INTENT_RELATIVE) }
-    }
 }

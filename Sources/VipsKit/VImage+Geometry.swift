@@ -46,17 +46,9 @@ extension VImage {
         }
     }
 
-    /// `overlay` (with alpha) composited over this image, both the same size.
-    /// libvips: `vips_composite2` with `mode=over` (works in float: see `blended`).
-    public func composited(under overlay: VImage) throws(VipsError) -> VImage {
-        try overlay.withPointer { (top) throws(VipsError) in
-            try derive("composite2") { CVipsShim_composite2($0, top, $1, VIPS_BLEND_MODE_OVER) }
-        }
-    }
-
     /// `colour` laid over this image where `mask` says (0 keeps this image, 255 takes
     /// `colour`, between blends): "over" for an unpremultiplied 8-bit overlay, computed in
-    /// 8-bit integers, much faster than `composited(under:)`.
+    /// 8-bit integers (libvips's `composite2` works in float and was slower for cards).
     /// libvips: `vips_ifthenelse` with `blend`.
     public func blended(with colour: VImage, mask: VImage) throws(VipsError) -> VImage {
         try mask.withPointer { (condition) throws(VipsError) in

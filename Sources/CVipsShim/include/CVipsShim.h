@@ -22,10 +22,6 @@ VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *optio
 int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                                VipsSize size, const char *option_string);
 
-/// vips_thumbnail_image (no shrink-on-load: the image is already decoded or lazy).
-int CVipsShim_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
-                              VipsSize size);
-
 /// vips_copy: a new image header over the same pixels (metadata may then be edited).
 int CVipsShim_copy(VipsImage *in, VipsImage **out);
 
@@ -92,10 +88,6 @@ int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int
 /// vips_rotate by any angle (degrees, clockwise), new pixels from `background`.
 int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
                      int n);
-
-/// vips_composite2: `overlay` over `base` with blend `mode`.
-int CVipsShim_composite2(VipsImage *base, VipsImage *overlay, VipsImage **out,
-                         VipsBlendMode mode);
 
 /// vips_recomb with a `rows` x `columns` matrix given row by row.
 int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
