@@ -89,7 +89,7 @@ public struct CardBatch: Sendable {
         let entry = CacheEntry(
             parts: [("print", rendered.print), ("sample", rendered.sample), ("small", rendered.small)],
             metadata: try JSONEncoder().encode(card))
-        if let cache, let key { try cache.store(entry, for: key) }
+        if let cache, let key { cache.storeIfPossible(entry, for: key) }
         return (entry, card, false)
     }
 

@@ -67,7 +67,7 @@ public struct CachedThumbnailer: Sendable {
         let thumbnail = try thumbnailer.thumbnail(file: path, width: width, enlarge: enlarge, options: options)
         let metadata = try JSONEncoder().encode(
             Metadata(width: thumbnail.width, height: thumbnail.height, warning: thumbnail.warning))
-        try cache.store(CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata), for: key)
+        cache.storeIfPossible(CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata), for: key)
         return (thumbnail, false)
     }
 }

@@ -107,6 +107,16 @@ public final class DiskCache: Sendable {
         count { $0.stores += 1 }
     }
 
+    /// Stores `entry` like `store(_:for:)`, but a failure (disk full, permissions) is logged
+    /// instead of thrown: the result was computed, and the work must not fail for the cache.
+    public func storeIfPossible(_ entry: CacheEntry, for key: CacheKey) {
+        do {
+            try store(entry, for: key)
+        } catch {
+            log("cache: warning: \(error) The result is not cached.")
+        }
+    }
+
     /// Where the entry of `key` lives.
     public func objectPath(_ key: CacheKey) -> String {
         let hex = key.hex

@@ -113,6 +113,20 @@ import Testing
         #expect(statistics.counts.hitRate == 0.5)
     }
 
+    /// A store that cannot be written (here: the shard's place is taken by a file) is
+    /// logged, not thrown: the work was done and must not fail for the cache.
+    @Test func unwritableStoreIsLoggedNotThrown() throws {
+        let directory = try Fixtures.scratchDirectory()
+        let lines = LogLines()
+        let cache = try DiskCache(directory: directory) { lines.append($0) }
+        let entryKey = try key("blocked")
+        let shard = directory + "/objects/" + String(entryKey.hex.prefix(2))
+        _ = FileManager.default.createFile(atPath: shard, contents: Data([0]))
+        cache.storeIfPossible(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
+        #expect(lines.all.contains { $0.contains("cannot be written") && $0.contains("not cached") })
+        #expect(cache.entry(for: entryKey) == nil)
+    }
+
     @Test func leftOverTemporaryFilesOfDeadProcessesAreRemoved() throws {
         let directory = try Fixtures.scratchDirectory()
         _ = try DiskCache(directory: directory)
