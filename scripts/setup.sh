@@ -8,6 +8,7 @@ packages=(
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib
   pkg-config
+  fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file
 )
 missing=()
 for package in "${packages[@]}"; do

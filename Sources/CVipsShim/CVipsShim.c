@@ -150,3 +150,31 @@ int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean s
 int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out) {
     return vips_ifthenelse(cond, in1, in2, out, "blend", TRUE, NULL);
 }
+
+int CVipsShim_text(VipsImage **out, const char *text, const char *font, const char *fontfile,
+                   int width, VipsAlign align, int dpi) {
+    if (width > 0)
+        return vips_text(out, text, "font", font, "fontfile", fontfile, "width", width, "align",
+                         align, "dpi", dpi, NULL);
+    return vips_text(out, text, "font", font, "fontfile", fontfile, "align", align, "dpi", dpi,
+                     NULL);
+}
+
+int CVipsShim_black(VipsImage **out, int width, int height, int bands) {
+    return vips_black(out, width, height, "bands", bands, NULL);
+}
+
+int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top,
+                        int width, int height) {
+    // vips_draw_rect only reads `ink`; its prototype lacks the const.
+    return vips_draw_rect(image, (double *)ink, n, left, top, width, height, "fill", TRUE, NULL);
+}
+
+int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height,
+                        const double *background, int n, double threshold) {
+    VipsArrayDouble *array = vips_array_double_new(background, n);
+    int result = vips_find_trim(in, left, top, width, height, "background", array, "threshold",
+                                threshold, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}

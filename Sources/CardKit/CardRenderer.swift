@@ -72,12 +72,27 @@ public struct CardRenderer: Sendable {
             return try encodeOutputs(print)
         }
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
+        var versos: [RenderedSide] = []
+        if spec.message != nil || !spec.recipients.isEmpty {
+            let recipients: [Recipient?] = spec.recipients.isEmpty ? [nil] : spec.recipients
+            for (index, recipient) in recipients.enumerated() {
+                let back = try VersoRenderer().render(
+                    message: spec.message, recipient: recipient, recipientIndex: index, format: spec.format,
+                    specFile: specFile)
+                let encoded = try encodeOutputs(back)
+                versos.append(
+                    RenderedSide(
+                        print: encoded.print, sample: encoded.sample, small: encoded.small,
+                        printSize: Size(width: back.width, height: back.height), sampleSize: encoded.sampleSize,
+                        smallSize: encoded.smallSize))
+            }
+        }
         return RenderedCard(
             print: outputs.print, sample: outputs.sample, small: outputs.small,
             printSize: layout.card, sampleSize: outputs.sampleSize, smallSize: outputs.smallSize,
             orientation: layout.orientation, frame: frame?.id, effect: effect,
             effectiveDPI: effectiveDPI, quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: qualityThreshold),
-            warning: warning, renderTime: ContinuousClock.now - started)
+            versos: versos, warning: warning, renderTime: ContinuousClock.now - started)
     }
 
     private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {
@@ -118,6 +133,16 @@ public struct CardRenderer: Sendable {
     }
 }
 
+/// One printed side: print file, sample and small image with their sizes.
+public struct RenderedSide: Sendable {
+    public let print: Data
+    public let sample: Data
+    public let small: Data
+    public let printSize: Size
+    public let sampleSize: Size
+    public let smallSize: Size
+}
+
 /// A size in pixels.
 public struct Size: Sendable, Equatable, Hashable, Codable {
     public var width: Int
@@ -152,6 +177,9 @@ public struct RenderedCard: Sendable {
     public let effectiveDPI: Double
     /// `good` when `effectiveDPI` reaches the threshold.
     public let quality: PrintQuality
+    /// The backs: one per recipient (one with an empty address block when the card has a
+    /// message but no recipient; none when it has neither).
+    public let versos: [RenderedSide]
     /// Set when damaged data was rendered leniently.
     public let warning: String?
     /// Wall time of the render.

@@ -27,10 +27,16 @@ public struct CardSpec: Sendable, Equatable, Hashable {
     public var format: CardFormat
     /// The card background (RGB 0...255) where the photo leaves the window uncovered.
     public var background: [Double]
+    /// The message on the back, if any.
+    public var message: CardMessage?
+    /// The addressees; one verso each. Empty: one verso with an empty address block (when
+    /// there is a message).
+    public var recipients: [Recipient]
 
     public init(
         photo: String? = nil, placement: PhotoPlacement = .cover, frame: String? = nil, effect: ColourEffect? = nil,
-        format: CardFormat = CardFormat(), background: [Double] = [255, 255, 255]
+        format: CardFormat = CardFormat(), background: [Double] = [255, 255, 255], message: CardMessage? = nil,
+        recipients: [Recipient] = []
     ) {
         self.photo = photo
         self.placement = placement
@@ -38,6 +44,8 @@ public struct CardSpec: Sendable, Equatable, Hashable {
         self.effect = effect
         self.format = format
         self.background = background
+        self.message = message
+        self.recipients = recipients
     }
 
     /// The spec format version this build reads.
@@ -68,7 +76,8 @@ private struct SpecReader {
         let fields = try object(
             root, at: "(document)",
             allowed: [
-                "version", "photo", "crop", "transform", "frame", "effect", "card", "background",
+                "version", "photo", "crop", "transform", "frame", "effect", "card", "background", "message",
+                "recipients",
             ])
         let version = try integer(fields["version"], at: "version", in: 1...Int.max)
         guard version == CardSpec.version else {
@@ -107,7 +116,64 @@ private struct SpecReader {
         if let effect = fields["effect"], effect != .null { spec.effect = try self.effect(effect) }
         if let card = fields["card"] { spec.format = try format(card) }
         if let background = fields["background"] { spec.background = try colour(background, at: "background") }
+        if let message = fields["message"], message != .null { spec.message = try self.message(message) }
+        if let recipients = fields["recipients"], recipients != .null {
+            guard case .array(let list) = recipients else {
+                throw .expected("an array of recipients", at: "recipients", received: recipients, in: file)
+            }
+            spec.recipients = try list.enumerated().map { index, value throws(CardSpecError) in
+                try recipient(value, at: "recipients[\(index)]")
+            }
+        }
         return spec
+    }
+
+    func message(_ value: JSONValue) throws(CardSpecError) -> CardMessage {
+        let fields = try object(value, at: "message", allowed: ["text", "font", "size", "colour", "align"])
+        guard case .string(let text)? = fields["text"] else {
+            throw .expected("the message as a string", at: "message.text", received: fields["text"], in: file)
+        }
+        var message = CardMessage(text: text)
+        if let font = fields["font"] { message.font = try choice(font, at: "message.font") }
+        if let size = fields["size"] {
+            message.size = try integer(size, at: "message.size", in: CardMessage.sizes)
+        }
+        if let colour = fields["colour"] { message.colour = try choice(colour, at: "message.colour") }
+        if let align = fields["align"] { message.align = try choice(align, at: "message.align") }
+        let explicitLines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        guard explicitLines <= CardMessage.maxLines else {
+            throw CardSpecError(
+                file: file, field: "message.text",
+                problem: "has \(explicitLines) lines; a message may have \(CardMessage.maxLines) at most.")
+        }
+        return message
+    }
+
+    func recipient(_ value: JSONValue, at field: String) throws(CardSpecError) -> Recipient {
+        let fields = try object(
+            value, at: field, allowed: ["name", "address1", "address2", "postcode", "city", "country"])
+        let address2: String? =
+            switch fields["address2"] {
+            case nil, .null?: nil
+            case .string(let text)?: text.isEmpty ? nil : text
+            default: throw .expected("a string", at: field + ".address2", received: fields["address2"], in: file)
+            }
+        return Recipient(
+            name: try string(fields["name"], at: field + ".name", nonEmpty: true),
+            address1: try string(fields["address1"], at: field + ".address1", nonEmpty: true),
+            address2: address2,
+            postcode: try string(fields["postcode"], at: field + ".postcode", nonEmpty: true),
+            city: try string(fields["city"], at: field + ".city", nonEmpty: true),
+            country: try string(fields["country"], at: field + ".country", nonEmpty: true))
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ value: JSONValue, at field: String) throws(CardSpecError) -> T
+    where T.RawValue == String {
+        guard case .string(let text) = value, let choice = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .expected("one of \(names)", at: field, received: value, in: file)
+        }
+        return choice
     }
 
     func effect(_ value: JSONValue) throws(CardSpecError) -> ColourEffect {

@@ -51,10 +51,27 @@ public struct CardBatch: Sendable {
             try FileManager.default.createDirectory(
                 atPath: FilePath(outputDirectory).pushing(FilePath(job.outputStem)).removingLastComponent().string,
                 withIntermediateDirectories: true)
-            for (name, path) in [("print", names.print), ("sample", names.sample), ("small", names.small)] {
-                try AtomicFile.write(entry.part(name)!, to: FilePath(outputDirectory).pushing(FilePath(path)).string)
+            var files = [("print", names.print), ("sample", names.sample), ("small", names.small)]
+            var versos: [CardOutcome.Outputs] = []
+            for number in stride(from: 1, through: card.versoCount, by: 1) {
+                let stem = job.outputStem + ".verso-\(number)"
+                let verso = CardOutcome.Outputs(
+                    print: stem + ".print." + renderer.printEncoding.format.fileExtension, sample: stem + ".sample.jpg",
+                    small: stem + ".small.png")
+                versos.append(verso)
+                files += [
+                    ("verso-\(number)-print", verso.print), ("verso-\(number)-sample", verso.sample),
+                    ("verso-\(number)-small", verso.small),
+                ]
+            }
+            for (name, path) in files {
+                guard let data = entry.part(name) else {
+                    throw CacheError.unreadable(path: name, reason: "missing part")
+                }
+                try AtomicFile.write(data, to: FilePath(outputDirectory).pushing(FilePath(path)).string)
             }
             outcome.outputs = names
+            outcome.versos = versos.isEmpty ? nil : versos
             outcome.sizes = card.sizes
             outcome.effectiveDPI = card.effectiveDPI
             outcome.quality = card.quality
@@ -84,11 +101,17 @@ public struct CardBatch: Sendable {
         let rendered = try renderer.render(photo: data, spec: spec, specFile: specFile ?? "defaults")
         let card = CachedCard(
             sizes: CardOutcome.Sizes(print: rendered.printSize, sample: rendered.sampleSize, small: rendered.smallSize),
+            versoCount: rendered.versos.count,
             effectiveDPI: (rendered.effectiveDPI * 10).rounded() / 10, quality: rendered.quality,
             frame: rendered.frame, effect: rendered.effect.name.rawValue, warning: rendered.warning)
-        let entry = CacheEntry(
-            parts: [("print", rendered.print), ("sample", rendered.sample), ("small", rendered.small)],
-            metadata: try JSONEncoder().encode(card))
+        var parts = [("print", rendered.print), ("sample", rendered.sample), ("small", rendered.small)]
+        for (index, verso) in rendered.versos.enumerated() {
+            parts += [
+                ("verso-\(index + 1)-print", verso.print), ("verso-\(index + 1)-sample", verso.sample),
+                ("verso-\(index + 1)-small", verso.small),
+            ]
+        }
+        let entry = CacheEntry(parts: parts, metadata: try JSONEncoder().encode(card))
         if let cache, let key { cache.storeIfPossible(entry, for: key) }
         return (entry, card, false)
     }

@@ -24,6 +24,8 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     public var outputs: Outputs?
     /// Their sizes.
     public var sizes: Sizes?
+    /// The backs' files (one per recipient), when the card has a message or recipients.
+    public var versos: [Outputs]?
     /// Photo pixels per printed inch.
     public var effectiveDPI: Double?
     /// `good` or `bad` for print.

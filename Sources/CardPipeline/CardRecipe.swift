@@ -23,6 +23,8 @@ struct CardRecipe: Encodable {
     let dpi: Int
     let bleed: Double
     let background: [Double]
+    let message: CardMessage?
+    let recipients: [Recipient]
     let printEncoding: EncodeOptions
     let sampleLongSide: Int
     let smallWidth: Int
@@ -52,6 +54,8 @@ struct CardRecipe: Encodable {
         dpi = spec.format.dpi
         bleed = spec.format.bleed
         background = spec.background
+        message = spec.message
+        recipients = spec.recipients
         printEncoding = renderer.printEncoding
         sampleLongSide = renderer.sampleLongSide
         smallWidth = renderer.smallWidth
@@ -65,6 +69,7 @@ struct CardRecipe: Encodable {
 /// What a cached card remembers besides its three files: the outcome's measurements.
 struct CachedCard: Codable {
     var sizes: CardOutcome.Sizes
+    var versoCount: Int
     var effectiveDPI: Double
     var quality: PrintQuality
     var frame: String?

@@ -23,7 +23,7 @@ public enum Gallery {
                 let dpi = card.effectiveDPI.map { String(Int($0.rounded())) } ?? "?"
                 tiles += """
                     <figure class="\(verdict)"><a href="\(escape(outputs.print))"><img src="\(escape(outputs.small))" \
-                    alt="\(escape(card.input))" loading="lazy"></a><figcaption><b>\(escape(name(card.input)))</b>\
+                    alt="\(escape(card.input))" loading="lazy"></a>\(versos(card))<figcaption><b>\(escape(name(card.input)))</b>\
                     <span class="verdict">\(verdict) · \(dpi) dpi</span>\(card.frame.map { "<span>\(escape($0))</span>" } ?? "")\
                     \(card.warning.map { "<span class=\"warning\">\(escape($0))</span>" } ?? "")</figcaption></figure>
 
@@ -43,7 +43,7 @@ public enum Gallery {
             body{font:14px system-ui,sans-serif;margin:24px;background:#f4f4f2;color:#222}
             .grid{display:flex;flex-wrap:wrap;gap:16px}
             figure{margin:0;width:220px;background:#fff;border-radius:6px;padding:10px;box-shadow:0 1px 3px #0002}
-            figure img{width:200px;display:block;margin:auto}
+            figure img{width:200px;display:block;margin:auto}figure img.verso{margin-top:6px}
             figcaption{display:flex;flex-direction:column;gap:2px;margin-top:6px;word-break:break-all}
             .good .verdict{color:#17823b}.bad .verdict{color:#c25b00;font-weight:bold}
             .failed .verdict{color:#b00020;font-weight:bold}.error{color:#b00020;min-height:60px}
@@ -56,6 +56,13 @@ public enum Gallery {
             </body></html>
 
             """
+    }
+
+    /// The backs' small images, each linking to its print file.
+    private static func versos(_ card: CardOutcome) -> String {
+        (card.versos ?? []).map { verso in
+            "<a href=\"\(escape(verso.print))\"><img class=\"verso\" src=\"\(escape(verso.small))\" alt=\"back\" loading=\"lazy\"></a>"
+        }.joined()
     }
 
     private static func name(_ path: String) -> String {

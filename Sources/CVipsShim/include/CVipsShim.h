@@ -118,4 +118,21 @@ int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean s
 /// vips_ifthenelse with `blend`: in1 x c/255 + in2 x (1 - c/255) per pixel (8-bit fast path).
 int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out);
 
+/// vips_text: a one-band 8-bit mask of `text` (Pango markup) in `font` from `fontfile`,
+/// wrapped at `width` pixels (0: no wrapping), aligned, at `dpi`.
+int CVipsShim_text(VipsImage **out, const char *text, const char *font, const char *fontfile,
+                   int width, VipsAlign align, int dpi);
+
+/// vips_black: `bands` bands of zeros.
+int CVipsShim_black(VipsImage **out, int width, int height, int bands);
+
+/// vips_draw_rect filled with `ink` (`n` values): draws into `image` in place.
+int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top,
+                        int width, int height);
+
+/// vips_find_trim: the bounding box of pixels differing from `background` by more than
+/// `threshold`.
+int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height,
+                        const double *background, int n, double threshold);
+
 #endif

@@ -1,0 +1,111 @@
+/// The message side of a card: what the customer wrote and how.
+public struct CardMessage: Sendable, Equatable, Hashable, Codable {
+    /// The four fonts of the old app, by free Debian look-alikes loaded from their files.
+    public enum Font: String, Sendable, CaseIterable, Codable {
+        /// Arial -> Liberation Sans (fonts-liberation2).
+        case sans
+        /// Segoe Print -> Dancing Script (fonts-dancingscript).
+        case script
+        /// Traveling Typewriter -> GNU Typewriter (fonts-gnutypewriter).
+        case typewriter
+        /// Bell MT -> EB Garamond (fonts-ebgaramond).
+        case serif
+
+        /// The Pango family name.
+        public var family: String {
+            switch self {
+            case .sans: "Liberation Sans"
+            case .script: "Dancing Script"
+            case .typewriter: "GNUTypewriter"
+            case .serif: "EB Garamond 12"
+            }
+        }
+
+        /// The font file, installed by `scripts/setup.sh`.
+        public var file: String {
+            switch self {
+            case .sans: "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"
+            case .script: "/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf"
+            case .typewriter: "/usr/share/fonts/truetype/gnutypewriter/GNUTypewriter.ttf"
+            case .serif: "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf"
+            }
+        }
+    }
+
+    /// The five ink colours, with their exact sRGB values.
+    public enum Colour: String, Sendable, CaseIterable, Codable {
+        /// (0, 0, 0)
+        case black
+        /// (230, 120, 0)
+        case orange
+        /// (0, 70, 160)
+        case blue
+        /// (0, 128, 60)
+        case green
+        /// (200, 0, 30)
+        case red
+
+        /// sRGB, 0...255.
+        public var rgb: [Double] {
+            switch self {
+            case .black: [0, 0, 0]
+            case .orange: [230, 120, 0]
+            case .blue: [0, 70, 160]
+            case .green: [0, 128, 60]
+            case .red: [200, 0, 30]
+            }
+        }
+    }
+
+    /// Line alignment in the message area.
+    public enum Alignment: String, Sendable, CaseIterable, Codable {
+        case left, centre, right
+    }
+
+    /// The text (UTF-8, printed as typed: never markup).
+    public var text: String
+    public var font: Font
+    /// Points at the card's dpi, 10...30.
+    public var size: Int
+    public var colour: Colour
+    public var align: Alignment
+
+    /// The most lines a message may take, as rendered.
+    public static let maxLines = 12
+    /// The allowed sizes.
+    public static let sizes = 10...30
+
+    public init(text: String, font: Font = .sans, size: Int = 14, colour: Colour = .black, align: Alignment = .left) {
+        self.text = text
+        self.font = font
+        self.size = size
+        self.colour = colour
+        self.align = align
+    }
+}
+
+/// One addressee of a card; one verso is printed per recipient.
+public struct Recipient: Sendable, Equatable, Hashable, Codable {
+    public var name: String
+    public var address1: String
+    public var address2: String?
+    public var postcode: String
+    public var city: String
+    public var country: String
+
+    public init(
+        name: String, address1: String, address2: String? = nil, postcode: String, city: String, country: String
+    ) {
+        self.name = name
+        self.address1 = address1
+        self.address2 = address2
+        self.postcode = postcode
+        self.city = city
+        self.country = country
+    }
+
+    /// The address as printed, one line each.
+    public var lines: [String] {
+        [name, address1] + (address2.map { [$0] } ?? []) + ["\(postcode) \(city)", country.uppercased()]
+    }
+}

@@ -1,0 +1,145 @@
+import VipsKit
+
+/// Lays out the back of a postcard: the message on the left, a dividing rule, a stamp box
+/// top right and the address on ruled lines bottom right, at print size.
+///
+/// The back is always landscape (a portrait card's back is printed turned, as postcards
+/// are); size, dpi and bleed are the front's. Text is rendered by Pango through libvips
+/// from the fonts' files, wrapped by cardrender itself so that it knows how many lines the
+/// message makes.
+public struct VersoRenderer: Sendable {
+    /// Ink of the rules and the stamp box.
+    static let ruleGrey: [Double] = [150, 150, 150]
+
+    public init() {}
+
+    /// The finished back, with its dpi set: message (if any) and the address of `recipient`
+    /// (an empty address block when nil).
+    /// - Throws: `CardSpecError` for a message that makes more than 12 lines or does not
+    ///   fit, or an address line too long for the block; `VipsError`.
+    public func render(
+        message: CardMessage?, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
+    ) throws -> VImage {
+        let trim = format.trimPixels(.landscape)
+        let (width, height) = (trim.width, trim.height)
+        let mm = { (value: Double) in format.pixels(value) }
+        let margin = mm(6)
+        let divider = Int(Double(width) * 0.56)
+        let stamp = (width: mm(24), height: mm(30))
+        let ruleLeft = divider + mm(8)
+        let ruleWidth = width - margin - ruleLeft
+        let ruleSpacing = mm(12)
+        let firstRule = height - margin - 4 * ruleSpacing - mm(4)
+        var rectangles: [(x: Int, y: Int, width: Int, height: Int, ink: [Double])] = [
+            (divider, margin, max(2, mm(0.5)), height - 2 * margin, Self.ruleGrey)
+        ]
+        let (stampX, stampY, line) = (width - margin - stamp.width, margin, max(2, mm(0.4)))
+        rectangles += [
+            (stampX, stampY, stamp.width, line, Self.ruleGrey),
+            (stampX, stampY + stamp.height - line, stamp.width, line, Self.ruleGrey),
+            (stampX, stampY, line, stamp.height, Self.ruleGrey),
+            (stampX + stamp.width - line, stampY, line, stamp.height, Self.ruleGrey),
+        ]
+        for index in 0..<5 {
+            rectangles.append((ruleLeft, firstRule + index * ruleSpacing, ruleWidth, max(2, mm(0.3)), [170, 170, 170]))
+        }
+        var card = try VImage.solid(width: width, height: height, colour: [255, 255, 255]).drawingRectangles(rectangles)
+
+        if let message {
+            let area = (x: margin, y: margin, width: divider - 2 * margin, height: height - 2 * margin)
+            let block = try layOut(message, areaWidth: area.width, dpi: format.dpi, specFile: specFile)
+            guard block.height <= area.height else {
+                throw CardSpecError(
+                    file: specFile, field: "message.text",
+                    problem: "does not fit the message area at size \(message.size): it needs \(block.height) pixels "
+                        + "of \(area.height); use a smaller size or fewer lines.")
+            }
+            let x: Int
+            switch message.align {
+            case .left: x = area.x
+            case .centre: x = area.x + (area.width - block.width) / 2
+            case .right: x = area.x + area.width - block.width
+            }
+            card = try ink(card, mask: block, at: (x, area.y), colour: message.colour.rgb)
+        }
+        if let recipient {
+            let field = "recipients[\(recipientIndex)]"
+            let names =
+                ["name", "address1"] + (recipient.address2 == nil ? [] : ["address2"]) + ["postcode", "country"]
+            for (index, text) in recipient.lines.enumerated() {
+                let mask = try VImage.text(
+                    VImage.escapingMarkup(text), font: "\(CardMessage.Font.sans.family) 12",
+                    fontFile: CardMessage.Font.sans.file, dpi: format.dpi)
+                guard mask.width <= ruleWidth else {
+                    throw CardSpecError(
+                        file: specFile, field: field + "." + names[index],
+                        problem: "is too long for the address block (\(mask.width) pixels of \(ruleWidth) at 12 pt).")
+                }
+                let ruleY = firstRule + index * ruleSpacing
+                card = try ink(
+                    card, mask: mask, at: (ruleLeft + mm(1), ruleY - mask.height - mm(1.5)), colour: [0, 0, 0])
+            }
+        }
+        let bleed = format.bleedPixels
+        if bleed > 0 {
+            card = try card.embedded(
+                x: bleed, y: bleed, width: width + 2 * bleed, height: height + 2 * bleed, background: [255, 255, 255])
+        }
+        return try card.withResolution(dotsPerInch: Double(format.dpi)).inMemory()
+    }
+
+    /// The message's text as one mask, wrapped to `areaWidth` by whole words, at most 12 lines.
+    func layOut(_ message: CardMessage, areaWidth: Int, dpi: Int, specFile: String) throws -> VImage {
+        let font = "\(message.font.family) \(message.size)"
+        func width(_ text: String) throws -> Int {
+            text.isEmpty
+                ? 0
+                : try VImage.text(VImage.escapingMarkup(text), font: font, fontFile: message.font.file, dpi: dpi).width
+        }
+        var lines: [String] = []
+        for paragraph in message.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if try width(candidate) <= areaWidth || line.isEmpty {
+                    guard try width(candidate) <= areaWidth else {
+                        throw CardSpecError(
+                            file: specFile, field: "message.text",
+                            problem: "has the word \"\(word)\", too wide for the message area at size \(message.size).")
+                    }
+                    line = candidate
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+            if lines.count > 4 * CardMessage.maxLines { break }  // far over the limit: stop measuring
+        }
+        guard lines.count <= CardMessage.maxLines else {
+            let count =
+                lines.count > 4 * CardMessage.maxLines ? "more than \(4 * CardMessage.maxLines)" : "\(lines.count)"
+            throw CardSpecError(
+                file: specFile, field: "message.text",
+                problem: "makes \(count) lines in the message area at size \(message.size); "
+                    + "at most \(CardMessage.maxLines) lines fit on a card.")
+        }
+        let alignment: VImage.TextAlignment =
+            switch message.align {
+            case .left: .left
+            case .centre: .centre
+            case .right: .right
+            }
+        return try VImage.text(
+            VImage.escapingMarkup(lines.joined(separator: "\n")), font: font, fontFile: message.font.file,
+            alignment: alignment, dpi: dpi)
+    }
+
+    /// `card` with `colour` laid where `mask` is inked, the mask's top left at `origin`.
+    private func ink(_ card: VImage, mask: VImage, at origin: (Int, Int), colour: [Double]) throws -> VImage {
+        let placed = try mask.embedded(
+            x: origin.0, y: origin.1, width: card.width, height: card.height, background: [0])
+        let paint = try VImage.solid(width: card.width, height: card.height, colour: colour)
+        return try card.blended(with: paint, mask: placed)
+    }
+}
