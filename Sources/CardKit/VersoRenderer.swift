@@ -88,8 +88,12 @@ public struct VersoRenderer: Sendable {
         return try card.withResolution(dotsPerInch: Double(format.dpi)).inMemory()
     }
 
-    /// The message's text as one mask, wrapped to `areaWidth` by whole words, at most 12 lines.
-    func layOut(_ message: CardMessage, areaWidth: Int, dpi: Int, specFile: String) throws -> VImage {
+    /// The message's text as one 8-bit mask, wrapped to `areaWidth` by whole words (and at
+    /// the customer's line breaks), lines aligned as asked.
+    /// - Throws: `CardSpecError` (`message.text`) when it makes more than 12 lines or holds a
+    ///   word wider than the area; `VipsError`.
+    /// libvips: `vips_text` (Pango), once per candidate line to measure, once for the block.
+    public func layOut(_ message: CardMessage, areaWidth: Int, dpi: Int, specFile: String) throws -> VImage {
         let font = "\(message.font.family) \(message.size)"
         func width(_ text: String) throws -> Int {
             text.isEmpty

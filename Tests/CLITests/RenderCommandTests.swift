@@ -77,6 +77,41 @@ import VipsKit
         #expect(!Fixtures.files(under: output).contains { $0.contains(".tmp-") })
     }
 
+    /// One back per recipient, listed in the report and the gallery beside the front; a
+    /// message without recipients gets one back with an empty address block.
+    @Test func oneVersoPerRecipient() throws {
+        let input = try Fixtures.scratchDirectory()
+        let output = try Fixtures.scratchDirectory()
+        try Synthetic.quadrants(input + "/a.png", width: 700, height: 500)
+        try Synthetic.quadrants(input + "/b.png", width: 700, height: 500)
+        try Data(
+            #"""
+            {"version": 1, "message": {"text": "Bises !", "font": "script", "colour": "red"},
+             "recipients": [{"name": "A", "address1": "1 rue", "postcode": "1", "city": "X", "country": "France"},
+                            {"name": "B", "address1": "2 rue", "postcode": "2", "city": "Y", "country": "France"},
+                            {"name": "C", "address1": "3 rue", "postcode": "3", "city": "Z", "country": "France"}]}
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: input + "/a.card.json"))
+        try Data(#"{"version": 1, "message": {"text": "Sans adresse"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: input + "/b.card.json"))
+        let run = try cardrender("render", input, "--out", output)
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = Fixtures.files(under: output)
+        for number in 1...3 {
+            for kind in ["print.jpg", "sample.jpg", "small.png"] {
+                #expect(files.contains("a.verso-\(number).\(kind)"), "a.verso-\(number).\(kind)")
+            }
+        }
+        #expect(!files.contains("a.verso-4.print.jpg"))
+        #expect(files.contains("b.verso-1.print.jpg") && !files.contains("b.verso-2.print.jpg"))
+        let back = try Fixtures.load(output + "/a.verso-2.print.jpg")
+        #expect(back.width == 1748 && back.height == 1240)
+        let report = try String(contentsOfFile: output + "/report.json", encoding: .utf8)
+        #expect(report.contains("a.verso-3.print.jpg"))
+        let gallery = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
+        #expect(gallery.contains("a.verso-1.small.png"))
+    }
+
     @Test func usageErrorsExit64() throws {
         let directory = try Fixtures.scratchDirectory()
         try Synthetic.quadrants(directory + "/q.png")

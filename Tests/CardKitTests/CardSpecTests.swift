@@ -61,7 +61,7 @@ import Testing
         ),
         (
             #"{"version": 1, "efect": "bw"}"#,
-            "efect: is not a known field; expected one of background, card, crop, effect, frame, photo, transform, version."
+            "efect: is not a known field; expected one of background, card, crop, effect, frame, message, photo, recipients, transform, version."
         ),
         (
             #"{"version": 1, "background": "white"}"#,
