@@ -102,22 +102,33 @@ public struct VersoRenderer: Sendable {
         }
         var lines: [String] = []
         for paragraph in message.text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                let candidate = line.isEmpty ? String(word) : line + " " + word
-                if try width(candidate) <= areaWidth || line.isEmpty {
-                    guard try width(candidate) <= areaWidth else {
-                        throw CardSpecError(
-                            file: specFile, field: "message.text",
-                            problem: "has the word \"\(word)\", too wide for the message area at size \(message.size).")
-                    }
-                    line = candidate
-                } else {
-                    lines.append(line)
-                    line = String(word)
-                }
+            let words = paragraph.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard !words.isEmpty else {
+                lines.append("")
+                continue
             }
-            lines.append(line)
+            var start = 0
+            while start < words.count && lines.count <= 4 * CardMessage.maxLines {
+                guard try width(words[start]) <= areaWidth else {
+                    throw CardSpecError(
+                        file: specFile, field: "message.text",
+                        problem:
+                            "has the word \"\(words[start])\", too wide for the message area at size \(message.size).")
+                }
+                // The most words from `start` that fit on one line: a binary search, so a line
+                // costs a few text renders rather than one per word.
+                var (low, high) = (start + 1, words.count)
+                while low < high {
+                    let middle = (low + high + 1) / 2
+                    if try width(words[start..<middle].joined(separator: " ")) <= areaWidth {
+                        low = middle
+                    } else {
+                        high = middle - 1
+                    }
+                }
+                lines.append(words[start..<low].joined(separator: " "))
+                start = low
+            }
             if lines.count > 4 * CardMessage.maxLines { break }  // far over the limit: stop measuring
         }
         guard lines.count <= CardMessage.maxLines else {

@@ -48,8 +48,8 @@ extension VImage {
         return escaped
     }
 
-    /// A `width` x `height` 8-bit image of one `colour` (one value per band), in memory,
-    /// ready for `drawingRectangles`.
+    /// A `width` x `height` 8-bit image of one `colour` (one value per band), computed on
+    /// demand (`drawingRectangles` copies it into memory).
     /// libvips: `vips_black`, `vips_linear`.
     public static func solid(width: Int, height: Int, colour: [Double]) throws(VipsError) -> VImage {
         Vips.start()
@@ -57,7 +57,7 @@ extension VImage {
         try vipsCall("black", file: nil) { CVipsShim_black(&output, Int32(width), Int32(height), Int32(colour.count)) }
         guard let output else { throw takeVipsError("black", file: nil) }
         let black = VImage(owning: output, origin: nil)
-        return try black.linear(colour.map { _ in 1 }, colour, uchar: true).inMemory()
+        return try black.linear(colour.map { _ in 1 }, colour, uchar: true)
     }
 
     /// A copy with filled rectangles drawn on it, each `(left, top, width, height, ink)`.
