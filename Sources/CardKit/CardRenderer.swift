@@ -60,7 +60,7 @@ public struct CardRenderer: Sendable {
         let art = try frame.map { frame in
             try catalogue!.overlay(frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
         }
-        let (outputs, warning) = try renderHandlingDamage(photo, policy: policy) { strict in
+        let (front, warning) = try renderHandlingDamage(photo, policy: policy) { strict in
             let window = try PhotoPlacer(layout: layout, background: spec.background)
                 .place(photo, header: header, strict: strict)
             var card = try effect.apply(to: window)
@@ -79,18 +79,11 @@ public struct CardRenderer: Sendable {
                 let back = try VersoRenderer().render(
                     message: spec.message, recipient: recipient, recipientIndex: index, format: spec.format,
                     specFile: specFile)
-                let encoded = try encodeOutputs(back)
-                versos.append(
-                    RenderedSide(
-                        print: encoded.print, sample: encoded.sample, small: encoded.small,
-                        printSize: Size(width: back.width, height: back.height), sampleSize: encoded.sampleSize,
-                        smallSize: encoded.smallSize))
+                versos.append(try encodeOutputs(back))
             }
         }
         return RenderedCard(
-            print: outputs.print, sample: outputs.sample, small: outputs.small,
-            printSize: layout.card, sampleSize: outputs.sampleSize, smallSize: outputs.smallSize,
-            orientation: layout.orientation, frame: frame?.id, effect: effect,
+            front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
             effectiveDPI: effectiveDPI, quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: qualityThreshold),
             versos: versos, warning: warning, renderTime: ContinuousClock.now - started)
     }
@@ -106,15 +99,8 @@ public struct CardRenderer: Sendable {
         return frame
     }
 
-    private struct Outputs {
-        var print: Data
-        var sample: Data
-        var small: Data
-        var sampleSize: Size
-        var smallSize: Size
-    }
-
-    private func encodeOutputs(_ print: VImage) throws -> Outputs {
+    /// Print file, sample and small image of one finished side.
+    private func encodeOutputs(_ print: VImage) throws -> RenderedSide {
         let printData = try print.encoded(printEncoding)
         let longSide = max(print.width, print.height)
         let sampleScale = Double(sampleLongSide) / Double(longSide)
@@ -126,8 +112,9 @@ public struct CardRenderer: Sendable {
             scale: Double(small.width) / Double(print.width), verticalScale: Double(small.height) / Double(print.height)
         )
         let smallData = try smallImage.encoded(EncodeOptions(format: .png))
-        return Outputs(
+        return RenderedSide(
             print: printData, sample: sampleData, small: smallData,
+            printSize: Size(width: print.width, height: print.height),
             sampleSize: Size(width: sample.width, height: sample.height),
             smallSize: Size(width: smallImage.width, height: smallImage.height))
     }
@@ -135,9 +122,13 @@ public struct CardRenderer: Sendable {
 
 /// One printed side: print file, sample and small image with their sizes.
 public struct RenderedSide: Sendable {
+    /// The print file (JPEG q92 4:4:4 or TIFF) with its dpi set.
     public let print: Data
+    /// The preview, about 800 px on the long side (JPEG).
     public let sample: Data
+    /// The small image, 200 px wide (PNG).
     public let small: Data
+    /// Pixel sizes of the three.
     public let printSize: Size
     public let sampleSize: Size
     public let smallSize: Size
@@ -154,19 +145,10 @@ public struct Size: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// One rendered card: the three files (the old records' `file_source`,
-/// `file_source_sample`, `file_source_small`) and what was measured.
+/// One rendered card: its sides and what was measured.
 public struct RenderedCard: Sendable {
-    /// The print file (JPEG q92 or TIFF) with its dpi set.
-    public let print: Data
-    /// The preview, about 800 px on the long side (JPEG).
-    public let sample: Data
-    /// The small image, 200 px wide (PNG).
-    public let small: Data
-    /// Pixel sizes of the three.
-    public let printSize: Size
-    public let sampleSize: Size
-    public let smallSize: Size
+    /// The photo side: the old records' `file_source`, `file_source_sample`, `file_source_small`.
+    public let front: RenderedSide
     /// Landscape or portrait.
     public let orientation: Orientation
     /// The frame used, if any.

@@ -100,11 +100,14 @@ public struct CardBatch: Sendable {
         let data = try ImageData(contentsOfFile: photoPath, maxBytes: renderer.policy.maxFileBytes)
         let rendered = try renderer.render(photo: data, spec: spec, specFile: specFile ?? "defaults")
         let card = CachedCard(
-            sizes: CardOutcome.Sizes(print: rendered.printSize, sample: rendered.sampleSize, small: rendered.smallSize),
+            sizes: CardOutcome.Sizes(
+                print: rendered.front.printSize, sample: rendered.front.sampleSize, small: rendered.front.smallSize),
             versoCount: rendered.versos.count,
             effectiveDPI: (rendered.effectiveDPI * 10).rounded() / 10, quality: rendered.quality,
             frame: rendered.frame, effect: rendered.effect.name.rawValue, warning: rendered.warning)
-        var parts = [("print", rendered.print), ("sample", rendered.sample), ("small", rendered.small)]
+        var parts = [
+            ("print", rendered.front.print), ("sample", rendered.front.sample), ("small", rendered.front.small),
+        ]
         for (index, verso) in rendered.versos.enumerated() {
             parts += [
                 ("verso-\(index + 1)-print", verso.print), ("verso-\(index + 1)-sample", verso.sample),

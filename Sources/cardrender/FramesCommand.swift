@@ -66,7 +66,7 @@ struct FramesCommand: ParsableCommand {
                 try FileManager.default.createDirectory(
                     atPath: FilePath(path).removingLastComponent().string, withIntermediateDirectories: true)
                 let card = try renderer.render(photo: data, spec: CardSpec(frame: frame.id), specFile: "preview")
-                try AtomicFile.write(card.small, to: path)
+                try AtomicFile.write(card.front.small, to: path)
                 Console.out(path)
             } catch {
                 failed += 1

@@ -37,28 +37,28 @@ import VipsKit
 
     func render(_ spec: CardSpec, photo: ImageData? = nil) throws -> (RenderedCard, VImage) {
         let card = try renderer.render(photo: photo ?? Self.testPhoto(), spec: spec, specFile: "test.card.json")
-        return (card, try Fixtures.load(card.print))
+        return (card, try Fixtures.load(card.front.print))
     }
 
     @Test func printSizeAndDPIForBothOrientationsAndBleed() throws {
         let (landscape, image) = try render(CardSpec())
-        #expect(landscape.printSize == Size(width: 1748, height: 1240))
+        #expect(landscape.front.printSize == Size(width: 1748, height: 1240))
         #expect(image.width == 1748 && image.height == 1240)
         #expect(abs(image.xResolution * 25.4 - 300) < 0.5)
         #expect(landscape.orientation == .landscape)
 
         let (portrait, _) = try render(CardSpec(placement: .crop(x: 0, y: 0, width: 500, height: 705)))
-        #expect(portrait.printSize == Size(width: 1240, height: 1748))
+        #expect(portrait.front.printSize == Size(width: 1240, height: 1748))
 
         let (bled, bledImage) = try render(CardSpec(format: CardFormat(bleed: 3)))
-        #expect(bled.printSize == Size(width: 1748 + 70, height: 1240 + 70))
+        #expect(bled.front.printSize == Size(width: 1748 + 70, height: 1240 + 70))
         #expect(bledImage.width == 1818)
 
         let (framedPortrait, _) = try render(CardSpec(frame: "classic/passe-partout"))
-        #expect(framedPortrait.printSize == Size(width: 1240, height: 1748))
-        #expect(landscape.sampleSize.width == 800)
-        #expect(landscape.smallSize == Size(width: 200, height: 142))
-        #expect(try ImageData(copying: landscape.small, name: "small").header().format == .png)
+        #expect(framedPortrait.front.printSize == Size(width: 1240, height: 1748))
+        #expect(landscape.front.sampleSize.width == 800)
+        #expect(landscape.front.smallSize == Size(width: 200, height: 142))
+        #expect(try ImageData(copying: landscape.front.small, name: "small").header().format == .png)
     }
 
     @Test func cropShowsExactlyThatRectangle() throws {
@@ -176,7 +176,8 @@ import VipsKit
         let photo = try Self.testPhoto()
         let first = try renderer.render(photo: photo, spec: spec, specFile: "s")
         let second = try renderer.render(photo: photo, spec: spec, specFile: "s")
-        #expect(first.print == second.print && first.sample == second.sample && first.small == second.small)
+        #expect(first.front.print == second.front.print && first.front.sample == second.front.sample)
+        #expect(first.front.small == second.front.small)
     }
 
     @Test func unknownFrameAndBadCropAreSpecErrors() throws {
