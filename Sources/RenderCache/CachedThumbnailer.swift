@@ -47,11 +47,11 @@ public struct CachedThumbnailer: Sendable {
 
     /// A thumbnail of the file at `path`: from the cache when it holds one for these bytes
     /// and settings, rendered and stored otherwise.
-    /// - Returns: the thumbnail and whether it came from the cache.
+    /// - Returns: the thumbnail, its cache key and whether it came from the cache.
     /// - Throws: as `Thumbnailer.thumbnail(file:...)`, plus `CacheError` for an unreadable input.
     public func thumbnail(
         file path: String, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions()
-    ) throws -> (Thumbnail, cached: Bool) {
+    ) throws -> CachedThumbnail {
         guard (1...thumbnailer.maxWidth).contains(width) else {
             throw ThumbnailError.widthOutOfRange(received: width, maximum: thumbnailer.maxWidth)
         }
@@ -62,14 +62,24 @@ public struct CachedThumbnailer: Sendable {
             let thumbnail = Thumbnail(
                 data: image, width: metadata.width, height: metadata.height, format: options.format,
                 warning: metadata.warning)
-            return (thumbnail, true)
+            return CachedThumbnail(thumbnail: thumbnail, key: key, cached: true)
         }
         let thumbnail = try thumbnailer.thumbnail(file: path, width: width, enlarge: enlarge, options: options)
         let metadata = try JSONEncoder().encode(
             Metadata(width: thumbnail.width, height: thumbnail.height, warning: thumbnail.warning))
         cache.storeIfPossible(CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata), for: key)
-        return (thumbnail, false)
+        return CachedThumbnail(thumbnail: thumbnail, key: key, cached: false)
     }
+}
+
+/// A thumbnail with the cache key it is stored under.
+public struct CachedThumbnail: Sendable {
+    /// The thumbnail.
+    public let thumbnail: Thumbnail
+    /// Its cache key (input digest + recipe + versions): the same key, the same bytes.
+    public let key: CacheKey
+    /// Whether it came from the cache rather than being rendered now.
+    public let cached: Bool
 }
 
 /// The versions that every cache key includes.

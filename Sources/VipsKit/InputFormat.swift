@@ -18,7 +18,7 @@ public enum InputFormat: String, CaseIterable, Sendable {
 }
 
 /// Human names for libvips loaders, for error messages.
-enum ImageFormatName {
+public enum ImageFormatName {
     /// The loader's format family, from its type name (`VipsForeignLoadJpegSource` ->
     /// `jpeg`, `VipsForeignLoadNsgifSource` -> `gif`) or nickname (`svgload_source` -> `svg`).
     static func family(of loader: String) -> String {
@@ -37,7 +37,7 @@ enum ImageFormatName {
     }
 
     /// A phrase such as "an SVG image" or "a PDF document".
-    static func describe(loader: String) -> String {
+    public static func describe(loader: String) -> String {
         let names = [
             "svg": "an SVG image", "pdf": "a PDF document", "magick": "an ImageMagick-only format",
             "fits": "a FITS image", "matrix": "a libvips matrix file", "csv": "a CSV file",

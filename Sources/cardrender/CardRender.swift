@@ -4,22 +4,29 @@ import VipsKit
 
 /// The `cardrender` command: postcards for print and thumbnails for the web, on libvips.
 @main
-struct CardRender: ParsableCommand {
+struct CardRender: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardrender",
         abstract: "Render postcards for print and thumbnails for the web, on libvips.",
         version: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
-        subcommands: [RenderCommand.self, ThumbCommand.self, FramesCommand.self, CacheCommand.self]
+        subcommands: [
+            RenderCommand.self, ThumbCommand.self, ServeCommand.self, SignCommand.self, FramesCommand.self,
+            CacheCommand.self,
+        ]
     )
 
     /// Starts libvips before argument parsing and any thread: see `Vips.start`.
     ///
-    static func main() {
+    static func main() async {
         Vips.limitMallocArenas(2)
         Vips.start()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exit(withError: error)
         }

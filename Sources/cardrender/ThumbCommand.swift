@@ -105,7 +105,7 @@ struct ThumbCommand: ParsableCommand {
         /// Renders through the cache when there is one.
         let make: @Sendable (String) throws -> Thumbnail = { [width, enlarge] path in
             if let cached {
-                return try cached.thumbnail(file: path, width: width, enlarge: enlarge, options: options).0
+                return try cached.thumbnail(file: path, width: width, enlarge: enlarge, options: options).thumbnail
             }
             return try thumbnailer.thumbnail(file: path, width: width, enlarge: enlarge, options: options)
         }

@@ -1,0 +1,73 @@
+import NIOCore
+import Synchronization
+
+/// Encoded thumbnails of the most recent requests, in memory, bounded in bytes.
+///
+/// Keyed by what identifies a request's answer without reading the photo: the file's real
+/// path and stamp (device, inode, size, modification time) plus the width, format and
+/// quality. A hit costs a `stat` and a dictionary lookup, and its `ByteBuffer` is shared,
+/// not copied, into the response. When the bytes pass the bound, the least recently used
+/// quarter is dropped (amortised: one sort per many inserts).
+final class MemoryCache: Sendable {
+    /// A finished thumbnail and the headers that describe it.
+    struct Entry: Sendable {
+        let body: ByteBuffer
+        let etag: String
+        let contentType: String
+        let modified: Int
+        let width: Int
+        let height: Int
+    }
+
+    private struct Slot {
+        var entry: Entry
+        var used: UInt64
+    }
+
+    private struct State {
+        var slots: [String: Slot] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    /// The bound in bytes.
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// The entry for `key`, marked as just used.
+    func entry(for key: String) -> Entry? {
+        state.withLock { state in
+            guard var slot = state.slots[key] else { return nil }
+            state.clock += 1
+            slot.used = state.clock
+            state.slots[key] = slot
+            return slot.entry
+        }
+    }
+
+    /// Keeps `entry` for `key`, evicting the least recently used when over the bound.
+    func insert(_ entry: Entry, for key: String) {
+        let size = entry.body.readableBytes + key.utf8.count
+        guard size <= capacity / 4 else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.slots.updateValue(Slot(entry: entry, used: state.clock), forKey: key) {
+                state.bytes -= old.entry.body.readableBytes + key.utf8.count
+            }
+            state.bytes += size
+            guard state.bytes > capacity else { return }
+            let order = state.slots.sorted { $0.value.used < $1.value.used }
+            for (oldKey, slot) in order where state.bytes > capacity * 3 / 4 {
+                state.slots.removeValue(forKey: oldKey)
+                state.bytes -= slot.entry.body.readableBytes + oldKey.utf8.count
+            }
+        }
+    }
+
+    /// Entries and bytes held.
+    var usage: (entries: Int, bytes: Int) { state.withLock { ($0.slots.count, $0.bytes) } }
+}

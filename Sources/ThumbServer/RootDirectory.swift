@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The directory a server publishes, and the only place it reads images from.
+///
+/// A URL path is turned into a file in two steps. Lexically: it is percent-decoded once,
+/// and refused when it holds a NUL, a backslash, an empty, `.` or `..` segment, or starts
+/// with `/` (so `..`, `%2e%2e`, `%2F..`, `//etc/passwd` and `..\` all fail here; a double
+/// encoding such as `%252e%252e` decodes to the literal name `%2e%2e`, which is then just a
+/// file that does not exist). Then physically: `realpath` resolves every symbolic link and
+/// the result must still lie under the root's own real path, and be a regular file.
+/// Every refusal is the same `notFound`, so a client learns nothing about what lies outside.
+public struct RootDirectory: Sendable {
+    /// The root's real path (symbolic links resolved), without a trailing slash.
+    public let path: String
+
+    /// A file found under the root, with what identifies its current content.
+    public struct File: Sendable, Equatable {
+        /// The file's real path.
+        public let path: String
+        /// Device, inode, size and modification time (nanoseconds): changes when the file does.
+        public let stamp: String
+        /// Modification time in whole seconds since 1970 (for `Last-Modified`).
+        public let modified: Int
+    }
+
+    /// Resolves `directory` to its real path.
+    /// - Throws: `RootDirectoryError` when it does not exist or is not a directory.
+    public init(_ directory: String) throws(RootDirectoryError) {
+        guard let resolved = realpath(directory, nil) else {
+            throw RootDirectoryError(directory: directory, reason: String(cString: strerror(errno)))
+        }
+        defer { free(resolved) }
+        var info = stat()
+        guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw RootDirectoryError(directory: directory, reason: "not a directory")
+        }
+        let text = String(cString: resolved)
+        path = text == "/" ? "" : text
+    }
+
+    /// The regular file that the raw (still percent-encoded) URL path `relative` names.
+    /// - Throws: `ThumbRequestError.notFound` for anything that is not a regular file under the root.
+    public func file(atURLPath relative: Substring) throws(ThumbRequestError) -> File {
+        guard !relative.utf8.contains(UInt8(ascii: "\\")),
+            let decoded = PercentDecoding.decode(relative),
+            !decoded.isEmpty, decoded.first != UInt8(ascii: "/"),
+            !decoded.contains(0), !decoded.contains(UInt8(ascii: "\\"))
+        else { throw .notFound }
+        for segment in decoded.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            if segment.isEmpty || segment.elementsEqual([UInt8(ascii: ".")])
+                || segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")])
+            {
+                throw .notFound
+            }
+        }
+        let candidate = path + "/" + String(decoding: decoded, as: UTF8.self)
+        guard let resolved = realpath(candidate, nil) else { throw .notFound }
+        let real = String(cString: resolved)
+        free(resolved)
+        guard real.hasPrefix(path + "/") else { throw .notFound }
+        var info = stat()
+        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notFound }
+        let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        return File(path: real, stamp: stamp, modified: Int(info.st_mtim.tv_sec))
+    }
+}
+
+/// The root directory given to the server cannot be served.
+public struct RootDirectoryError: Error, Sendable, CustomStringConvertible {
+    /// The directory as given.
+    public let directory: String
+    /// Why.
+    public let reason: String
+
+    public var description: String { "\(directory): cannot be served: \(reason)." }
+}

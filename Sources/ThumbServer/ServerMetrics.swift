@@ -1,0 +1,92 @@
+import CoreMetrics
+import Prometheus
+
+/// The server's metrics, through swift-metrics into a Prometheus registry of its own
+/// (one per server, so two servers in one process, as in the tests, never mix counts).
+///
+/// Exposed at `/metrics`:
+/// - `cardrender_http_requests_total{route,status}` and
+///   `cardrender_http_request_duration_seconds{route}` (histogram);
+/// - `cardrender_cache_hits_total{layer="memory"|"disk"}`, `cardrender_cache_misses_total`;
+/// - `cardrender_renders_total` (thumbnails rendered by libvips) and
+///   `cardrender_render_joins_total` (requests that waited for a render already running);
+/// - `cardrender_queue_depth`, `cardrender_workers_busy`, `cardrender_memory_cache_bytes`.
+public final class ServerMetrics: Sendable {
+    /// The registry `/metrics` prints.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let memoryHits: CoreMetrics.Counter
+    private let diskHits: CoreMetrics.Counter
+    private let misses: CoreMetrics.Counter
+    private let renders: CoreMetrics.Counter
+    private let joins: CoreMetrics.Counter
+    private let queueDepth: CoreMetrics.Gauge
+    private let workersBusy: CoreMetrics.Gauge
+    private let memoryBytes: CoreMetrics.Gauge
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+        memoryHits = CoreMetrics.Counter(
+            label: "cardrender_cache_hits_total", dimensions: [("layer", "memory")], factory: factory)
+        diskHits = CoreMetrics.Counter(
+            label: "cardrender_cache_hits_total", dimensions: [("layer", "disk")], factory: factory)
+        misses = CoreMetrics.Counter(label: "cardrender_cache_misses_total", factory: factory)
+        renders = CoreMetrics.Counter(label: "cardrender_renders_total", factory: factory)
+        joins = CoreMetrics.Counter(label: "cardrender_render_joins_total", factory: factory)
+        queueDepth = CoreMetrics.Gauge(label: "cardrender_queue_depth", factory: factory)
+        workersBusy = CoreMetrics.Gauge(label: "cardrender_workers_busy", factory: factory)
+        memoryBytes = CoreMetrics.Gauge(label: "cardrender_memory_cache_bytes", factory: factory)
+    }
+
+    /// Counts a finished request.
+    func request(route: String, status: Int, duration: Duration) {
+        CoreMetrics.Counter(
+            label: "cardrender_http_requests_total", dimensions: [("route", route), ("status", String(status))],
+            factory: factory
+        ).increment()
+        CoreMetrics.Timer(
+            label: "cardrender_http_request_duration_seconds", dimensions: [("route", route)], factory: factory
+        )
+        .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Where a thumbnail came from.
+    enum Source: String, Sendable {
+        case memory, disk, rendered, joined
+    }
+
+    /// Counts how a thumbnail was obtained.
+    func thumbnail(from source: Source) {
+        switch source {
+        case .memory: memoryHits.increment()
+        case .disk: diskHits.increment()
+        case .rendered:
+            misses.increment()
+            renders.increment()
+        case .joined: joins.increment()
+        }
+    }
+
+    /// The Prometheus text exposition, with the gauges read now.
+    func exposition(load: WorkPool.Load, memoryCacheBytes: Int) -> String {
+        queueDepth.record(load.queued)
+        workersBusy.record(load.busy)
+        memoryBytes.record(memoryCacheBytes)
+        return registry.emitToString()
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,29 @@
+import Synchronization
+
+/// One piece of work per key in flight: callers that ask for a key already being worked on
+/// wait for that work's result instead of starting it again.
+final class SingleFlight<Value: Sendable>: Sendable {
+    private let flights = Mutex<[String: Task<Value, any Error>]>([:])
+
+    /// The result of `work` for `key`, shared with every caller that asks while it runs.
+    /// - Returns: the value and whether this caller joined work another caller started.
+    /// - Throws: what `work` throws, to every caller that waited for it.
+    func run(
+        _ key: String, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> (value: Value, joined: Bool) {
+        let (task, joined) = flights.withLock { flights -> (Task<Value, any Error>, Bool) in
+            if let running = flights[key] { return (running, true) }
+            // The task removes itself when done; the lock orders that after this insertion.
+            let task = Task {
+                defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
+                return try await work()
+            }
+            flights[key] = task
+            return (task, false)
+        }
+        return (try await task.value, joined)
+    }
+
+    /// Keys being worked on now.
+    var count: Int { flights.withLock { $0.count } }
+}

@@ -1,0 +1,105 @@
+import CardKit
+import Hummingbird
+import RenderCache
+import VipsKit
+
+/// Why a `/thumb` request is refused: the one mapping from every failure to an HTTP status
+/// and a body. Bodies name the parameter or the cause but never a file-system path or
+/// libvips text (those go to the log).
+public enum ThumbRequestError: Error, Sendable, Equatable {
+    /// 400: a query parameter is missing, repeated, unknown or out of range.
+    case badParameter(name: String, expected: String, received: String?)
+    /// 403: signing is on and the signature is missing or wrong.
+    case forbidden(reason: String)
+    /// 404: no such file under the root, or a path that tries to leave it.
+    case notFound
+    /// 405: a method other than GET or HEAD.
+    case methodNotAllowed
+    /// 415: the file is not an image in an accepted format.
+    case unsupportedMedia(reason: String)
+    /// 422: the image is over the pixel or byte limit, or its data is damaged.
+    case unprocessable(reason: String)
+    /// 503: every worker is busy and the queue is full.
+    case overloaded(retryAfter: Int)
+    /// 500: anything else (the cause is logged, not sent).
+    case internalError
+
+    /// The HTTP status.
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .badParameter: .badRequest
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .unsupportedMedia: .unsupportedMediaType
+        case .unprocessable: .unprocessableContent
+        case .overloaded: .serviceUnavailable
+        case .internalError: .internalServerError
+        }
+    }
+
+    /// The body: one line of plain text.
+    public var message: String {
+        switch self {
+        case .badParameter(let name, let expected, let received):
+            let shown = received.map { "\"\(Self.clipped($0))\"" } ?? "nothing"
+            return "\(name): expected \(expected); received \(shown)."
+        case .forbidden(let reason): return "forbidden: \(reason)."
+        case .notFound: return "not found."
+        case .methodNotAllowed: return "method not allowed: use GET or HEAD."
+        case .unsupportedMedia(let reason): return "unsupported image: \(reason)."
+        case .unprocessable(let reason): return "image refused: \(reason)."
+        case .overloaded(let seconds): return "overloaded: every worker is busy; retry in \(seconds) s."
+        case .internalError: return "internal error (logged)."
+        }
+    }
+
+    /// The request error for anything thrown while serving, and whether it deserves a log line
+    /// with the full cause (unexpected failures and damaged images do).
+    static func from(_ error: any Error, retryAfter: Int) -> ThumbRequestError {
+        switch error {
+        case let error as ThumbRequestError:
+            return error
+        case is WorkPool.Overloaded:
+            return .overloaded(retryAfter: retryAfter)
+        case let error as ImageInputError:
+            return from(error)
+        case let error as ThumbnailError:
+            switch error {
+            case .widthOutOfRange(let received, let maximum):
+                return .badParameter(
+                    name: "width", expected: "a whole number from 1 to \(maximum)", received: String(received))
+            }
+        default:
+            return .internalError
+        }
+    }
+
+    private static func from(_ error: ImageInputError) -> ThumbRequestError {
+        switch error {
+        case .unreadable, .notAFile:
+            return .notFound
+        case .empty:
+            return .unsupportedMedia(reason: "the file is empty")
+        case .unrecognised:
+            return .unsupportedMedia(reason: "not an image in a known format")
+        case .unsupportedFormat(_, let loader):
+            return .unsupportedMedia(
+                reason: "\(ImageFormatName.describe(loader: loader)) is not accepted; "
+                    + "expected JPEG, PNG, WebP, HEIC/AVIF, TIFF or GIF")
+        case .fileTooLarge(_, let bytes, let limit):
+            return .unprocessable(reason: "the file is \(bytes) bytes, over the limit of \(limit) bytes")
+        case .tooManyPixels(_, let width, let height, let limit):
+            return .unprocessable(
+                reason: "the image declares \(width)x\(height) = \(width * height) pixels, "
+                    + "over the limit of \(limit) pixels")
+        case .damaged:
+            return .unprocessable(reason: "the image data is damaged and could not be decoded")
+        }
+    }
+
+    /// User text shown back, cut to 64 characters so a body never grows with the URL.
+    private static func clipped(_ text: String) -> String {
+        text.count <= 64 ? text : String(text.prefix(64)) + "…"
+    }
+}

@@ -1,0 +1,48 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The server's routes: `/thumb/…`, `/healthz`, `/metrics`; anything else is 404.
+///
+/// A plain responder rather than a `Router`: `/thumb` needs the raw, still-encoded path (its
+/// checks are in `RootDirectory`), and three prefix tests are all the routing there is.
+/// Every request ends with one log line and its metrics (`AccessLog`).
+struct ThumbResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let service: ThumbService
+    let accessLog: AccessLog
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let path = request.uri.path
+        let route: String
+        let response: Response
+        if path.hasPrefix(ThumbService.prefix) {
+            route = "thumb"
+            response = await service.respond(to: request)
+        } else if path == "/healthz" {
+            route = "healthz"
+            response = Self.text("ok\n", contentType: "text/plain; charset=utf-8")
+        } else if path == "/metrics" {
+            route = "metrics"
+            let text = service.metrics.exposition(
+                load: service.pool.load, memoryCacheBytes: service.memory.usage.bytes)
+            response = Self.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        } else {
+            route = "other"
+            response = ThumbService.response(for: .notFound)
+        }
+        accessLog.record(
+            request: request, route: route, response: response, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    private static func text(_ text: String, contentType: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,178 @@
+import CardKit
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import RenderCache
+import VipsKit
+
+/// Serves `/thumb/<path>?width=N…`: checks the signature, the parameters and the path, then
+/// answers from memory, from the disk cache, or by rendering once on the worker pool while
+/// identical requests wait for that one render. Never throws: every failure becomes a
+/// response through `ThumbRequestError`.
+public final class ThumbService: Sendable {
+    /// The settings it was made with.
+    public let configuration: ServerConfiguration
+    /// The metrics it counts into.
+    public let metrics: ServerMetrics
+    /// The worker threads.
+    public let pool: WorkPool
+    /// The disk cache.
+    public let cache: DiskCache
+    let root: RootDirectory
+    let signer: URLSigner?
+    let thumbnailer: CachedThumbnailer
+    let memory: MemoryCache
+    let flights = SingleFlight<Produced>()
+    let logger: Logger
+
+    /// The route prefix.
+    static let prefix = "/thumb/"
+
+    /// A thumbnail ready to send and how it was obtained.
+    struct Produced: Sendable {
+        let entry: MemoryCache.Entry
+        let source: ServerMetrics.Source
+    }
+
+    /// Opens the root and the disk cache and starts the workers.
+    /// - Throws: `RootDirectoryError` for a root that cannot be served, `CacheError` for a
+    ///   cache directory that cannot be created.
+    public init(configuration: ServerConfiguration, cacheDirectory: String, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        root = try RootDirectory(configuration.root)
+        signer = configuration.signingKey.map(URLSigner.init)
+        cache = try DiskCache(directory: cacheDirectory, maxBytes: configuration.cacheMaxBytes) { [logger] in
+            logger.warning("\($0)")
+        }
+        thumbnailer = CachedThumbnailer(
+            thumbnailer: Thumbnailer(maxWidth: configuration.maxWidth, policy: configuration.policy), cache: cache)
+        memory = MemoryCache(capacity: configuration.memoryCacheBytes)
+        metrics = ServerMetrics()
+        pool = WorkPool(workers: configuration.workers, queueLimit: configuration.queueLimit)
+    }
+
+    /// The response to a `/thumb/…` request, and the `X-Cache` value it carries (nil for errors).
+    func respond(to request: Request) async -> Response {
+        do {
+            return try await thumbnail(for: request)
+        } catch {
+            let refusal = ThumbRequestError.from(error, retryAfter: configuration.retryAfter)
+            if refusal == .internalError {
+                logger.error("thumbnail failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            } else if case .unprocessable = refusal, let error = error as? ImageInputError {
+                logger.notice("image refused", metadata: ["error": "\(error)"])
+            }
+            return Self.response(for: refusal)
+        }
+    }
+
+    private func thumbnail(for request: Request) async throws -> Response {
+        guard request.method == .get || request.method == .head else { throw ThumbRequestError.methodNotAllowed }
+        let path = request.uri.path
+        var query = Substring(request.uri.query ?? "")
+        if let signer { query = try signer.verify(path: path[...], query: query) }
+        let parameters = try ThumbParameters.parse(query: query, maxWidth: configuration.maxWidth)
+        let file = try root.file(atURLPath: path.dropFirst(Self.prefix.count))
+        let format =
+            switch parameters.format {
+            case .fixed(let format): format
+            case .auto: FormatNegotiation.choose(accept: request.headers[.accept])
+            }
+        let options = EncodeOptions(format: format, quality: parameters.quality)
+        let identity = "\(file.path)\n\(file.stamp)\n\(parameters.width)\n\(format.rawValue)\n\(options.quality)"
+
+        let produced: Produced
+        if let entry = memory.entry(for: identity) {
+            produced = Produced(entry: entry, source: .memory)
+        } else {
+            let (made, joined) = try await flights.run(identity) { [self] in
+                try await produce(file: file, width: parameters.width, options: options, identity: identity)
+            }
+            produced = joined ? Produced(entry: made.entry, source: .joined) : made
+        }
+        metrics.thumbnail(from: produced.source)
+        return response(
+            produced, for: request, varies: parameters.format == .auto)
+    }
+
+    /// Looks the thumbnail up in the disk cache or renders it, on a worker; keeps it in memory.
+    private func produce(file: RootDirectory.File, width: Int, options: EncodeOptions, identity: String)
+        async throws -> Produced
+    {
+        let made = try await pool.run { [thumbnailer] in
+            try thumbnailer.thumbnail(file: file.path, width: width, options: options)
+        }
+        let thumbnail = made.thumbnail
+        if let warning = thumbnail.warning { logger.warning("\(warning)") }
+        let entry = MemoryCache.Entry(
+            body: ByteBuffer(bytes: thumbnail.data), etag: "\"\(made.key.hex)\"",
+            contentType: options.format.mimeType, modified: file.modified, width: thumbnail.width,
+            height: thumbnail.height)
+        memory.insert(entry, for: identity)
+        return Produced(entry: entry, source: made.cached ? .disk : .rendered)
+    }
+
+    /// 200 with the image (headers only for HEAD), or 304 when the client's copy is current.
+    private func response(_ produced: Produced, for request: Request, varies: Bool) -> Response {
+        let entry = produced.entry
+        var headers = HTTPFields()
+        headers[.eTag] = entry.etag
+        headers[.lastModified] = HTTPDate.format(entry.modified)
+        headers[.cacheControl] = "public, max-age=\(configuration.maxAge)"
+        if varies { headers[.vary] = "Accept" }
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.xCache] = produced.source.rawValue
+        if Self.isNotModified(request, entry: entry) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = entry.contentType
+        headers[.imageSize] = "\(entry.width)x\(entry.height)"
+        if request.method == .head {
+            headers[.contentLength] = String(entry.body.readableBytes)
+            return Response(status: .ok, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
+    }
+
+    /// RFC 9110 §13.1: `If-None-Match` (weak comparison, `*`) decides when present, else
+    /// `If-Modified-Since` against the file's modification time.
+    static func isNotModified(_ request: Request, entry: MemoryCache.Entry) -> Bool {
+        if let match = request.headers[.ifNoneMatch] {
+            return match.split(separator: ",").contains { tag in
+                var tag = tag.trimmingSpaces
+                if tag == "*" { return true }
+                if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+                return tag == entry.etag
+            }
+        }
+        if let since = request.headers[.ifModifiedSince], let date = HTTPDate.parse(since) {
+            return entry.modified <= date
+        }
+        return false
+    }
+
+    /// The response for a refusal: plain text, not cached, `Retry-After` on 503.
+    static func response(for refusal: ThumbRequestError) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.xContentTypeOptions] = "nosniff"
+        switch refusal {
+        case .overloaded(let seconds): headers[.retryAfter] = String(seconds)
+        case .methodNotAllowed: headers[.allow] = "GET, HEAD"
+        default: break
+        }
+        return Response(
+            status: refusal.status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: refusal.message + "\n")))
+    }
+}
+
+extension HTTPField.Name {
+    /// Where a thumbnail came from: memory, disk, rendered or joined (waited for a render).
+    static let xCache = HTTPField.Name("X-Cache")!
+    /// The thumbnail's size, `WIDTHxHEIGHT`.
+    static let imageSize = HTTPField.Name("X-Image-Size")!
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Hummingbird
+import Logging
+import RenderCache
+import ServiceLifecycle
+import ThumbServer
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `cardrender serve`: GD-style thumbnails over HTTP for web servers.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve thumbnails of the images under a directory over HTTP.",
+        discussion: """
+            GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|auto][&quality=Q] \
+            returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept). \
+            Also GET /healthz and GET /metrics (Prometheus). One log line per request on \
+            stderr. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The directory whose images are served.", valueName: "dir"))
+    var root: String
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(
+        help: ArgumentHelp(
+            "The disk cache directory (default: $XDG_CACHE_HOME/cardrender or ~/.cache/cardrender).",
+            valueName: "dir"))
+    var cache: String?
+
+    @Option(help: ArgumentHelp("Largest size of the disk cache, e.g. 500M or 2G.", valueName: "size"))
+    var cacheMaxSize = ByteCount(bytes: 2 << 30)
+
+    @Option(help: ArgumentHelp("Thumbnails kept in memory for the hottest requests, e.g. 64M.", valueName: "size"))
+    var memoryCache = ByteCount(bytes: 64 << 20)
+
+    @Option(help: "Largest width accepted.")
+    var maxWidth = 4096
+
+    @Option(help: "Threads doing pixel work (default: the number of cores).")
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Requests that may wait for a worker; more are refused with 503 and Retry-After.")
+    var queue = 64
+
+    @Option(help: "Cache-Control max-age of thumbnails, in seconds.")
+    var maxAge = 86_400
+
+    @Option(
+        help: ArgumentHelp("Require URLs signed with the key in this file (see `cardrender sign`).", valueName: "file"))
+    var signingKeyFile: String?
+
+    @OptionGroup var decode: DecodeOptions
+
+    func validate() throws {
+        guard (1...65535).contains(port) || port == 0 else {
+            throw ValidationError("--port must be from 0 to 65535; received \(port).")
+        }
+        guard (1...16384).contains(maxWidth) else {
+            throw ValidationError("--max-width must be from 1 to 16384; received \(maxWidth).")
+        }
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1; received \(workers).") }
+        guard queue >= 0 else { throw ValidationError("--queue must be at least 0; received \(queue).") }
+        guard maxAge >= 0 else { throw ValidationError("--max-age must be at least 0; received \(maxAge).") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "cardrender.serve")
+        let signingKey: SigningKey?
+        do {
+            signingKey = try signingKeyFile.map { path throws(SigningKeyError) in try SigningKey(contentsOfFile: path) }
+        } catch {
+            Console.error("cardrender: \(error)")
+            throw ExitCode(64)
+        }
+        let configuration = ServerConfiguration(
+            root: root, host: host, port: port, cacheMaxBytes: cacheMaxSize.bytes,
+            memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth, workers: workers, queueLimit: queue,
+            maxAge: maxAge, signingKey: signingKey, policy: decode.policy)
+        do {
+            let (application, _) = try ThumbServerApplication.build(
+                configuration: configuration, cacheDirectory: cache ?? DiskCache.defaultDirectory, logger: logger
+            ) { [host, root, signingKey] port in
+                Console.error(
+                    "cardrender: serving \(root) on http://\(host):\(port)/thumb/ "
+                        + "(signed URLs \(signingKey == nil ? "off" : "on"))")
+            }
+            try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch let error as RootDirectoryError {
+            Console.error("cardrender: \(error)")
+            throw ExitCode(64)
+        } catch let error as CacheError {
+            Console.error("cardrender: the cache cannot be used: \(error)")
+            throw ExitCode(64)
+        } catch {
+            Console.error("cardrender: cannot serve: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
