@@ -8,6 +8,8 @@ packages=(
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib
   pkg-config
+  curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
+  chromium        # a server test loads a page of 50 thumbnails in headless Chromium
   fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file
 )
 missing=()

@@ -54,9 +54,9 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
         }
     }
 
-    /// The request error for anything thrown while serving, and whether it deserves a log line
-    /// with the full cause (unexpected failures and damaged images do).
-    static func from(_ error: any Error, retryAfter: Int) -> ThumbRequestError {
+    /// The refusal for anything thrown while serving: typed input errors map to 404/415/422,
+    /// a full queue to 503, and whatever else to 500 (whose cause the caller logs).
+    public static func from(_ error: any Error, retryAfter: Int) -> ThumbRequestError {
         switch error {
         case let error as ThumbRequestError:
             return error

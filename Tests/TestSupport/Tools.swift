@@ -55,5 +55,9 @@ public enum Tools {
     public struct ToolError: Error, CustomStringConvertible {
         public let message: String
         public var description: String { message }
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 }

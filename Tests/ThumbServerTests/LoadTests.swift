@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import TestSupport
+import Testing
+import ThumbServer
+
+/// Concurrency: identical requests share one render; a full queue is refused at once.
+@Suite struct LoadTests {
+    /// An HTTP client allowed `connections` connections to one host, so requests really overlap.
+    static func client(connections: Int) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// A photo large enough that rendering it takes a while (noise does not compress).
+    static func slowImage(_ path: String, size: Int = 2500) throws {
+        try Tools.vips("gaussnoise", path, String(size), String(size))
+    }
+
+    @Test func aHundredIdenticalRequestsMakeOneRender() async throws {
+        let tree = try ServedTree.make()
+        try Self.slowImage(tree.root + "/photos/noise.png", size: 1500)
+        let client = Self.client(connections: 100)
+        try await LiveServer.with(ServerConfiguration(root: tree.root, workers: 2, queueLimit: 4)) { server in
+            let url = "http://127.0.0.1:\(server.port)/thumb/photos/noise.png?width=150"
+            let replies = try await withThrowingTaskGroup(of: (Int, String?, Int).self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                        let body = try await response.body.collect(upTo: 1 << 24)
+                        return (Int(response.status.code), response.headers.first(name: "ETag"), body.readableBytes)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.count == 100)
+            #expect(replies.allSatisfy { $0.0 == 200 })
+            #expect(Set(replies.map(\.1)).count == 1, "one ETag")
+            #expect(Set(replies.map(\.2)).count == 1, "one body size")
+            #expect(try await server.metric("cardrender_renders_total") == 1)
+            let joined = try await server.metric("cardrender_render_joins_total")
+            let memory = try await server.metric(#"cardrender_cache_hits_total{layer="memory"}"#)
+            #expect(joined + memory == 99)
+            #expect(joined > 0, "some requests waited for the render in flight")
+        }
+        try await client.shutdown()
+    }
+
+    @Test func aFullQueueIsRefusedWith503AndRetryAfter() async throws {
+        let tree = try ServedTree.make()
+        try Self.slowImage(tree.root + "/photos/noise.png")
+        let client = Self.client(connections: 8)
+        var configuration = ServerConfiguration(root: tree.root, workers: 1, queueLimit: 1)
+        configuration.retryAfter = 2
+        try await LiveServer.with(configuration) { server in
+            // Six different widths: no sharing, so each needs a worker or a queue slot.
+            let replies = try await withThrowingTaskGroup(of: (Int, String?, String).self) { group in
+                for width in 100..<106 {
+                    group.addTask {
+                        let url = "http://127.0.0.1:\(server.port)/thumb/photos/noise.png?width=\(width)"
+                        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                        let body = try await response.body.collect(upTo: 1 << 24)
+                        return (
+                            Int(response.status.code), response.headers.first(name: "Retry-After"),
+                            String(buffer: body)
+                        )
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let refused = replies.filter { $0.0 == 503 }
+            let served = replies.filter { $0.0 == 200 }
+            #expect(refused.count >= 1, "\(replies.map(\.0))")
+            #expect(served.count >= 1 && served.count <= 2 + 1, "\(replies.map(\.0))")
+            #expect(refused.count + served.count == 6)
+            for reply in refused {
+                #expect(reply.1 == "2")
+                #expect(reply.2 == "overloaded: every worker is busy; retry in 2 s.\n")
+            }
+            #expect(
+                try await server.metric(#"cardrender_http_requests_total{route="thumb",status="503"}"#)
+                    == Double(refused.count))
+            #expect(try await server.metric("cardrender_queue_depth") == 0)
+        }
+        try await client.shutdown()
+    }
+}
