@@ -11,6 +11,7 @@ struct AccessLog: Sendable {
     func record(request: Request, route: String, response: Response, duration: Duration) {
         let status = response.status.code
         metrics.request(route: route, status: status, duration: duration)
+        guard logger.logLevel <= .info else { return }
         let microseconds = duration.nanoseconds / 1000
         var metadata: Logger.Metadata = [
             "method": "\(request.method.rawValue)",

@@ -11,6 +11,8 @@ import ThumbServer
     import Foundation
 #endif
 
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
 /// `cardrender serve`: GD-style thumbnails over HTTP for web servers.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -61,6 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Require URLs signed with the key in this file (see `cardrender sign`).", valueName: "file"))
     var signingKeyFile: String?
 
+    @Option(help: "Log level: info logs one line per request; notice or warning only problems.")
+    var logLevel: Logger.Level = .info
+
     @OptionGroup var decode: DecodeOptions
 
     func validate() throws {
@@ -76,9 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { label in
+        LoggingSystem.bootstrap { [logLevel] label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
+            handler.logLevel = logLevel
             return handler
         }
         let logger = Logger(label: "cardrender.serve")

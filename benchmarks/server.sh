@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Load benchmark of `cardrender serve` (issue 6), one run, side by side:
+#  1. cache hits: width=200 PNGs of the corpus JPEGs, cardrender vs nginx serving the same
+#     bytes as static files (the ceiling);
+#  2. cache misses: every request a new width, cardrender vs thumbor (PyPI, file loader,
+#     same photos, PNG output, as many processes as cores);
+#  3. RSS of the server after 10,000 and after 100,000 cache-hit requests.
+# wrk runs on the same 2 cores as the servers (the same handicap for every server).
+# Usage: bash benchmarks/server.sh   (DURATION=10s CONNECTIONS=32 to change the load)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/prepare.sh
+for package in wrk nginx-light curl; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null
+done
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/cardrender-bench/thumbor"
+[[ -x $venv/bin/thumbor ]] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q thumbor; }
+
+duration="${DURATION:-10s}"
+connections="${CONNECTIONS:-32}"
+cores="$(nproc)"
+root="$work/root" static="$work/static"
+mkdir -p "$root" "$static"
+for photo in "$corpus"/photos/*.jpg; do cp "$photo" "$root/"; done
+names=()
+for photo in "$root"/*.jpg; do names+=("$(basename "$photo")"); done
+pids=()
+# thumbor --processes forks workers that outlive their parent: stop them by their command line.
+trap 'kill "${pids[@]}" 2>/dev/null; pkill -f "thumbor --port 8303"; wait 2>/dev/null; rm -rf "$work"' EXIT
+for port in 8301 8302 8303; do
+  ! ss -ltn | grep -q ":$port " || { echo "server.sh: port $port is in use" >&2; exit 1; }
+done
+
+# A wrk script cycling through the URL list in $1; prints requests/s, p50, p99 and non-2xx.
+write_lua() {
+  cat >"$2" <<LUA
+local urls, i = {}, 0
+for line in io.lines("$1") do urls[#urls + 1] = line end
+request = function()
+  i = i % #urls + 1
+  return wrk.format("GET", urls[i])
+end
+done = function(summary, latency, requests)
+  io.write(string.format("requests/s %.0f  p50 %.2f ms  p99 %.2f ms  non-2xx %d  requests %d\n",
+    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000,
+    latency:percentile(99) / 1000, summary.errors.status, summary.requests))
+end
+LUA
+}
+load() { # name url-base url-list
+  write_lua "$3" "$work/$1.lua"
+  printf '%-34s ' "$1"
+  wrk -t1 -c"$connections" -d"$duration" -s "$work/$1.lua" "$2" | tail -1
+}
+# Waits up to 30 s for a URL to answer 2xx.
+wait_for() {
+  for _ in $(seq 300); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
+  echo "server.sh: $1 did not answer" >&2
+  exit 1
+}
+rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+requests_served() {
+  curl -s "http://127.0.0.1:8301/metrics" | awk -F' ' '/^cardrender_http_requests_total\{route="thumb"/ {n += $2} END {print n + 0}'
+}
+
+# --- cardrender serve
+"$ours" serve --root "$root" --port 8301 --cache "$work/cache" --workers "$cores" --queue 256 2>"$work/serve.log" &
+serve_pid=$!
+pids+=("$serve_pid")
+wait_for http://127.0.0.1:8301/healthz
+
+# --- nginx with the same bytes
+for name in "${names[@]}"; do
+  curl -sf "http://127.0.0.1:8301/thumb/$name?width=200" -o "$static/${name%.jpg}.png"
+done
+cat >"$work/nginx.conf" <<NGINX
+user $(id -un);
+worker_processes $cores;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  types { image/png png; }
+  server { listen 127.0.0.1:8302; root $static; etag on; }
+}
+NGINX
+nginx -c "$work/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+
+# --- thumbor, file loader, no storage
+cat >"$work/thumbor.conf" <<THUMBOR
+LOADER = 'thumbor.loaders.file_loader'
+FILE_LOADER_ROOT_PATH = '$root'
+STORAGE = 'thumbor.storages.no_storage'
+RESULT_STORAGE = None
+ENGINE = 'thumbor.engines.pil'
+QUALITY = 85
+THUMBOR
+"$venv/bin/thumbor" --port 8303 --conf "$work/thumbor.conf" --processes "$cores" -l error >"$work/thumbor.log" 2>&1 &
+pids+=($!)
+wait_for http://127.0.0.1:8303/healthcheck
+wait_for "http://127.0.0.1:8302/${names[0]%.jpg}.png"
+
+# URL lists
+: >"$work/hits" ; : >"$work/static-urls" ; : >"$work/misses" ; : >"$work/thumbor-misses"
+for name in "${names[@]}"; do
+  echo "/thumb/$name?width=200" >>"$work/hits"
+  echo "/${name%.jpg}.png" >>"$work/static-urls"
+done
+for width in $(seq 150 349); do
+  for name in "${names[@]}"; do
+    echo "/thumb/$name?width=$width" >>"$work/misses"
+    echo "/unsafe/${width}x0/filters:format(png)/$name" >>"$work/thumbor-misses"
+  done
+done
+file_check="$(curl -s "http://127.0.0.1:8303/unsafe/200x0/filters:format(png)/${names[0]}" | file -)"
+echo "thumbor check: $file_check" >&2
+
+echo "== cache hits: width=200 PNG, ${#names[@]} corpus JPEGs, wrk -t1 -c$connections -d$duration"
+load "nginx (static files, ceiling)" http://127.0.0.1:8302 "$work/static-urls"
+load "cardrender serve (cache hits)" http://127.0.0.1:8301 "$work/hits"
+echo "== cache misses: a new width (150-349) per request, same photos and widths for both"
+load "thumbor $("$venv/bin/thumbor" --version 2>/dev/null | tail -1) (PIL, $cores processes)" \
+  http://127.0.0.1:8303 "$work/thumbor-misses"
+load "cardrender serve (misses)" http://127.0.0.1:8301 "$work/misses"
+
+echo "== RSS of a fresh cardrender serve under cache hits"
+kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
+"$ours" serve --root "$root" --port 8301 --cache "$work/cache" --workers "$cores" 2>>"$work/serve.log" &
+serve_pid=$!
+pids+=("$serve_pid")
+wait_for http://127.0.0.1:8301/healthz
+hits_lua="$work/cardrender serve (cache hits).lua"
+while (($(requests_served) < 10000)); do wrk -t1 -c"$connections" -d1s -s "$hits_lua" http://127.0.0.1:8301 >/dev/null; done
+at10k=$(rss_kib "$serve_pid") n10k=$(requests_served)
+while (($(requests_served) < 100000)); do wrk -t1 -c"$connections" -d2s -s "$hits_lua" http://127.0.0.1:8301 >/dev/null; done
+at100k=$(rss_kib "$serve_pid") n100k=$(requests_served)
+echo "after $n10k requests: $((at10k / 1024)) MiB; after $n100k requests: $((at100k / 1024)) MiB" \
+  "($(awk -v a="$at10k" -v b="$at100k" 'BEGIN {printf "%+.1f", (b - a) * 100 / a}') %)"
+grep -c 'status=200' "$work/serve.log" | sed 's/^/log lines with status=200: /'
