@@ -68,9 +68,10 @@ struct ServeProcess {
             let body = try await response.body.collect(upTo: 1 << 26)
             return (Int(response.status.code), Data(buffer: body))
         }
-        // Wait until the render is running, then ask the server to stop.
+        // Wait until the render is running (up to ~30 s: other suites load the machine), then
+        // ask the server to stop.
         var busy = false
-        for _ in 0..<100 where !busy {
+        for _ in 0..<1500 where !busy {
             let response = try await client.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(5))
             let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
             busy = text.contains("cardrender_workers_busy 1")
