@@ -1,7 +1,8 @@
 import VipsKit
 
 /// Everything `cardrender serve` is told: where the images are, how much work it takes on,
-/// how long clients may cache, and whether URLs must be signed.
+/// how long clients may cache, and whether URLs must be signed. (The disk cache directory
+/// is given to `ThumbServerApplication.build` beside it.)
 public struct ServerConfiguration: Sendable {
     /// The directory whose images are served; nothing outside it is ever read.
     public var root: String
@@ -9,8 +10,6 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// Port to listen on; 0 picks a free one.
     public var port: Int
-    /// The disk cache directory, or nil to render every miss afresh (the memory cache still applies).
-    public var cacheDirectory: String?
     /// Size bound of the disk cache in bytes.
     public var cacheMaxBytes: Int
     /// Bytes of encoded thumbnails kept in memory for the hottest requests.
@@ -34,7 +33,6 @@ public struct ServerConfiguration: Sendable {
         root: String,
         host: String = "127.0.0.1",
         port: Int = 8080,
-        cacheDirectory: String? = nil,
         cacheMaxBytes: Int = 2 << 30,
         memoryCacheBytes: Int = 64 << 20,
         maxWidth: Int = 4096,
@@ -48,7 +46,6 @@ public struct ServerConfiguration: Sendable {
         self.root = root
         self.host = host
         self.port = port
-        self.cacheDirectory = cacheDirectory
         self.cacheMaxBytes = cacheMaxBytes
         self.memoryCacheBytes = memoryCacheBytes
         self.maxWidth = maxWidth

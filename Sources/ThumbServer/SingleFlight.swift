@@ -23,7 +23,4 @@ final class SingleFlight<Value: Sendable>: Sendable {
         }
         return (try await task.value, joined)
     }
-
-    /// Keys being worked on now.
-    var count: Int { flights.withLock { $0.count } }
 }

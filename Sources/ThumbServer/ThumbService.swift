@@ -53,7 +53,7 @@ public final class ThumbService: Sendable {
         pool = WorkPool(workers: configuration.workers, queueLimit: configuration.queueLimit)
     }
 
-    /// The response to a `/thumb/…` request, and the `X-Cache` value it carries (nil for errors).
+    /// The response to a `/thumb/…` request: the thumbnail, a 304, or the refusal's status and text.
     func respond(to request: Request) async -> Response {
         do {
             return try await thumbnail(for: request)

@@ -5,12 +5,8 @@ import VipsKit
 
 /// Runs the built `cardrender` binary as a user would and checks exit codes, streams and files.
 @Suite struct ThumbCommandTests {
-    /// The `cardrender` executable built beside this test bundle.
-    static let binary: String = {
-        if let override = ProcessInfo.processInfo.environment["CARDRENDER_BIN"] { return override }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("cardrender").path
-    }()
+    /// The `cardrender` executable (see `Tools.cardrender`).
+    static let binary = Tools.cardrender
 
     private func cardrender(_ arguments: String...) throws -> Tools.Run {
         try Self.run(arguments)

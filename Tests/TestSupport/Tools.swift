@@ -10,6 +10,13 @@ public enum Tools {
         public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    /// The `cardrender` executable built beside the test bundle, or `$CARDRENDER_BIN`.
+    public static let cardrender: String = {
+        if let override = ProcessInfo.processInfo.environment["CARDRENDER_BIN"] { return override }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("cardrender").path
+    }()
+
     /// Runs `executable` with `arguments` and waits for it.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws

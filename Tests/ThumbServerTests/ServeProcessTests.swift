@@ -1,17 +1,14 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 
 /// The `cardrender serve` process as an operator runs it.
 struct ServeProcess {
-    /// The `cardrender` executable built beside this test bundle.
-    static let binary: String = {
-        if let override = ProcessInfo.processInfo.environment["CARDRENDER_BIN"] { return override }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("cardrender").path
-    }()
+    /// The `cardrender` executable (see `Tools.cardrender`).
+    static let binary = Tools.cardrender
 
     let process: Process
     let port: Int
@@ -55,6 +52,13 @@ struct ServeProcess {
     }
 }
 
+/// A count shared with request tasks.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
 @Suite struct ServeProcessTests {
     @Test func sigtermFinishesTheRequestInFlightThenExitsZero() async throws {
         let tree = try ServedTree.make()
@@ -62,28 +66,35 @@ struct ServeProcess {
         let server = try await ServeProcess.start(["--root", tree.root, "--workers", "1"])
         let client = LoadTests.client(connections: 4)
         let base = "http://127.0.0.1:\(server.port)"
-        let inFlight = Task {
-            let response = try await client.execute(
-                HTTPClientRequest(url: base + "/thumb/photos/noise.png?width=1200"), timeout: .seconds(60))
-            let body = try await response.body.collect(upTo: 1 << 26)
-            return (Int(response.status.code), Data(buffer: body))
+        // Three renders for one worker: one runs, two wait in the queue; all are in flight.
+        let widths = [1200, 1201, 1202]
+        let completed = Counter()
+        let inFlight = widths.map { width in
+            Task {
+                let response = try await client.execute(
+                    HTTPClientRequest(url: base + "/thumb/photos/noise.png?width=\(width)"), timeout: .seconds(120))
+                let body = try await response.body.collect(upTo: 1 << 26)
+                completed.increment()
+                return (Int(response.status.code), Data(buffer: body))
+            }
         }
-        // Wait until the render is running (up to ~30 s: other suites load the machine), then
-        // ask the server to stop.
+        // Wait until a render runs (or 1 s: three 9 MP renders take longer), then ask the server to stop.
         var busy = false
-        for _ in 0..<1500 where !busy {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while !busy && ContinuousClock.now < deadline {
             let response = try await client.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(5))
-            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            busy = text.contains("cardrender_workers_busy 1")
+            busy = String(buffer: try await response.body.collect(upTo: 1 << 20)).contains("cardrender_workers_busy 1")
             if !busy { try await Task.sleep(for: .milliseconds(20)) }
         }
-        #expect(busy, "the render started")
         kill(server.process.processIdentifier, SIGTERM)
+        #expect(completed.value < widths.count, "requests were still in flight at SIGTERM")
 
-        let (status, body) = try await inFlight.value
-        #expect(status == 200)
-        let image = try Fixtures.load(body)
-        #expect(image.width == 1200 && image.height == 1200)
+        for (width, task) in zip(widths, inFlight) {
+            let (status, body) = try await task.value
+            #expect(status == 200)
+            let image = try Fixtures.load(body)
+            #expect(image.width == width && image.height == width)
+        }
         #expect(try await server.waitForExit() == 0)
         // Stopped: nothing listens any more.
         await #expect(throws: (any Error).self) {
@@ -91,7 +102,7 @@ struct ServeProcess {
         }
         try await client.shutdown()
         // One structured line per request, with status and duration.
-        let lines = server.log.split(separator: "\n").filter { $0.contains("path=/thumb/photos/noise.png?width=1200") }
+        let lines = server.log.split(separator: "\n").filter { $0.contains("path=/thumb/photos/noise.png?width=1202") }
         #expect(lines.count == 1)
         #expect(lines.first?.contains("status=200") == true)
         #expect(lines.first?.contains("duration_ms=") == true)
