@@ -1,13 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Linux only: the code calls Glibc directly (O_TMPFILE, /proc/self, mallopt) and is built
+// and tested on Debian 12; no Apple platform is declared because none is built.
 let package = Package(
     name: "cardrender",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "VipsKit", targets: ["VipsKit"]),
         .library(name: "CardKit", targets: ["CardKit"]),
+        .library(name: "FileUtilities", targets: ["FileUtilities"]),
         .library(name: "RenderCache", targets: ["RenderCache"]),
+        .library(name: "CardPipeline", targets: ["CardPipeline"]),
         .library(name: "ThumbServer", targets: ["ThumbServer"]),
         .executable(name: "cardrender", targets: ["cardrender"]),
     ],
@@ -31,33 +34,37 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "FileUtilities", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "VipsKit",
-            dependencies: ["CVips", "CVipsShim", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "CVips", "CVipsShim", "FileUtilities", .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "CardKit",
-            dependencies: ["VipsKit", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["VipsKit", "FileUtilities", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "RenderCache",
             dependencies: [
-                "VipsKit", "CardKit", .product(name: "Crypto", package: "swift-crypto"),
+                "FileUtilities", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
             name: "CardPipeline",
             dependencies: [
-                "CardKit", "VipsKit", "RenderCache", .product(name: "Crypto", package: "swift-crypto"),
+                "CardKit", "VipsKit", "RenderCache", "FileUtilities",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
             name: "ThumbServer",
             dependencies: [
-                "CardKit", "VipsKit", "RenderCache",
+                "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -75,6 +82,8 @@ let package = Package(
                 "CardKit",
                 "CardPipeline",
                 "RenderCache",
+                "FileUtilities",
+                "VipsKit",
                 "ThumbServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,10 +93,13 @@ let package = Package(
             ]
         ),
         .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
+        .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport"]),
         .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "TestSupport"]),
-        .testTarget(name: "RenderCacheTests", dependencies: ["RenderCache", "TestSupport"]),
-        .testTarget(name: "CardPipelineTests", dependencies: ["CardPipeline", "CardKit", "TestSupport"]),
+        .testTarget(name: "RenderCacheTests", dependencies: ["RenderCache", "FileUtilities", "TestSupport"]),
+        .testTarget(
+            name: "CardPipelineTests",
+            dependencies: ["CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ThumbServerTests",

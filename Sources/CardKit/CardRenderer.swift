@@ -17,31 +17,42 @@ import VipsKit
 /// 5. window embedded in the card (plus bleed), frame art composited over it;
 /// 6. print file encoded with its dpi; sample and small image made from the print pixels.
 public struct CardRenderer: Sendable {
+    /// Everything besides the frames that decides a card's bytes: all of it goes into the
+    /// cache key (`Encodable`), so a setting added here can never give stale cache hits.
+    public struct Settings: Sendable, Hashable, Encodable {
+        /// Input limits and damage handling.
+        public var policy: DecodePolicy
+        /// Effective resolution at or above which print quality is `good` (150 dpi).
+        public var qualityThreshold: Double
+        /// The print file's encoding: JPEG quality 92 with full-resolution chroma (4:4:4), or TIFF.
+        public var printEncoding: EncodeOptions
+        /// The sample's longest side in pixels (about 800).
+        public var sampleLongSide: Int
+        /// The small image's width (200 px, GD-style, PNG).
+        public var smallWidth: Int
+
+        public init(
+            policy: DecodePolicy = .default, qualityThreshold: Double = 150,
+            printEncoding: EncodeOptions = EncodeOptions(
+                format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
+            sampleLongSide: Int = 800, smallWidth: Int = 200
+        ) {
+            self.policy = policy
+            self.qualityThreshold = qualityThreshold
+            self.printEncoding = printEncoding
+            self.sampleLongSide = sampleLongSide
+            self.smallWidth = smallWidth
+        }
+    }
+
     /// The frame catalogue (nil: only frameless cards).
     public var catalogue: FrameCatalogue?
-    /// Input limits and damage handling.
-    public var policy: DecodePolicy
-    /// Effective resolution at or above which print quality is `good` (150 dpi).
-    public var qualityThreshold: Double
-    /// The print file's encoding: JPEG quality 92 with full-resolution chroma (4:4:4), or TIFF.
-    public var printEncoding: EncodeOptions
-    /// The sample's longest side in pixels (about 800).
-    public var sampleLongSide: Int
-    /// The small image's width (200 px, GD-style, PNG).
-    public var smallWidth: Int
+    /// The settings.
+    public var settings: Settings
 
-    public init(
-        catalogue: FrameCatalogue?, policy: DecodePolicy = .default, qualityThreshold: Double = 150,
-        printEncoding: EncodeOptions = EncodeOptions(format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
-        sampleLongSide: Int = 800,
-        smallWidth: Int = 200
-    ) {
+    public init(catalogue: FrameCatalogue?, settings: Settings = Settings()) {
         self.catalogue = catalogue
-        self.policy = policy
-        self.qualityThreshold = qualityThreshold
-        self.printEncoding = printEncoding
-        self.sampleLongSide = sampleLongSide
-        self.smallWidth = smallWidth
+        self.settings = settings
     }
 
     /// Renders one card.
@@ -53,24 +64,27 @@ public struct CardRenderer: Sendable {
     ///   shape), `ImageInputError` (refused or damaged photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
-        let header = try photo.header(policy: policy)
+        let header = try photo.header(policy: settings.policy)
         let frame = try resolveFrame(spec, specFile: specFile)
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
         let effect = spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal
         let art = try frame.map { frame in
             try catalogue!.overlay(frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
         }
-        let (front, warning) = try renderHandlingDamage(photo, policy: policy) { strict in
-            let window = try PhotoPlacer(layout: layout, background: spec.background)
+        // Decode, place, effect and frame run to memory inside the damage handler: a libvips
+        // failure there is the photo's (damaged data). Encoding runs after, outside it: an
+        // encoder failure is cardrender's, never blamed on the input nor retried leniently.
+        let (print, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
+            let window = try PhotoPlacer(layout: layout, background: spec.background, policy: settings.policy)
                 .place(photo, header: header, strict: strict)
             var card = try effect.apply(to: window)
                 .embedded(
                     x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
                     background: spec.background)
             if let art { card = try card.blended(with: art.colour, mask: art.alpha) }
-            let print = try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
-            return try encodeOutputs(print)
+            return try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
         }
+        let front = try encodeOutputs(print)
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
         var versos: [RenderedSide] = []
         if spec.message != nil || !spec.recipients.isEmpty {
@@ -84,7 +98,8 @@ public struct CardRenderer: Sendable {
         }
         return RenderedCard(
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
-            effectiveDPI: effectiveDPI, quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: qualityThreshold),
+            effectiveDPI: effectiveDPI,
+            quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: settings.qualityThreshold),
             versos: versos, warning: warning, renderTime: ContinuousClock.now - started)
     }
 
@@ -101,13 +116,13 @@ public struct CardRenderer: Sendable {
 
     /// Print file, sample and small image of one finished side.
     private func encodeOutputs(_ print: VImage) throws -> RenderedSide {
-        let printData = try print.encoded(printEncoding)
+        let printData = try print.encoded(settings.printEncoding)
         let longSide = max(print.width, print.height)
-        let sampleScale = Double(sampleLongSide) / Double(longSide)
+        let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
         let sample = try print.resized(scale: sampleScale)
         let sampleData = try sample.encoded(EncodeOptions(format: .jpeg, quality: 85))
         let small = Thumbnailer.outputSize(
-            sourceWidth: print.width, sourceHeight: print.height, width: smallWidth, enlarge: false)
+            sourceWidth: print.width, sourceHeight: print.height, width: settings.smallWidth, enlarge: false)
         let smallImage = try print.resized(
             scale: Double(small.width) / Double(print.width), verticalScale: Double(small.height) / Double(print.height)
         )
@@ -132,6 +147,15 @@ public struct RenderedSide: Sendable {
     public let printSize: Size
     public let sampleSize: Size
     public let smallSize: Size
+
+    public init(print: Data, sample: Data, small: Data, printSize: Size, sampleSize: Size, smallSize: Size) {
+        self.print = print
+        self.sample = sample
+        self.small = small
+        self.printSize = printSize
+        self.sampleSize = sampleSize
+        self.smallSize = smallSize
+    }
 }
 
 /// A size in pixels.

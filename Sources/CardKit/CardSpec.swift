@@ -14,7 +14,7 @@
 /// ```
 /// `crop` `{x, y, width, height}` (pixels of the upright photo) replaces `transform`;
 /// with neither the photo covers the window.
-public struct CardSpec: Sendable, Equatable, Hashable {
+public struct CardSpec: Sendable, Equatable, Hashable, Encodable {
     /// The photo, relative to the spec file (nil in a sidecar: the photo beside it).
     public var photo: String?
     /// Where the photo sits in the window.

@@ -15,7 +15,7 @@ import VipsKit
 /// - `normal`: none.
 /// Strength blends by interpolating the parameters: matrix s M + (1 - s) I, contrast
 /// 1 - 0.18 s, lift 28 s, vignette 0.35 s; so strength 0 is `normal` exactly.
-public struct ColourEffect: Sendable, Equatable, Hashable {
+public struct ColourEffect: Sendable, Equatable, Hashable, Codable {
     /// The effects the app offered.
     public enum Name: String, Sendable, CaseIterable, Codable {
         case normal, bw, sepia, vintage

@@ -145,6 +145,13 @@ public final class FrameCatalogue: Sendable {
 }
 
 /// The art file of `frame` under the catalogue `directory`.
+extension FrameCatalogue {
+    /// The path of a frame's SVG art.
+    public func artFile(of frame: FrameDesign) -> String {
+        CardKit.artPath(frame, in: directory)
+    }
+}
+
 func artPath(_ frame: FrameDesign, in directory: String) -> String {
     FilePath(directory).appending(frame.theme).appending(frame.art).string
 }

@@ -1,5 +1,5 @@
 /// How the photo sits in the photo window, as the app's gestures or crop left it.
-public enum PhotoPlacement: Sendable, Equatable, Hashable {
+public enum PhotoPlacement: Sendable, Equatable, Hashable, Codable {
     /// Exactly this rectangle of the upright photo fills the window.
     case crop(x: Int, y: Int, width: Int, height: Int)
     /// Starting from the photo covering the window (centred, no gaps): `scale` multiplies

@@ -4,6 +4,8 @@ import VipsKit
 struct PhotoPlacer {
     let layout: CardLayout
     let background: [Double]
+    /// The input limits, enforced by every decode.
+    let policy: DecodePolicy
 
     /// The window image, exactly `layout.window` in size, opaque sRGB.
     func place(_ data: ImageData, header: ImageHeader, strict: Bool) throws -> VImage {
@@ -23,7 +25,7 @@ struct PhotoPlacer {
                 let bottom = min(base.height, Int((Double(y + cropHeight) * fy).rounded(.up)))
                 region = try base.extractArea(left: left, top: top, width: right - left, height: bottom - top)
             } else {
-                let full = try data.decode(strict: strict).opaqueSRGB(background: background)
+                let full = try data.decode(policy: policy, strict: strict).opaqueSRGB(background: background)
                 region = try full.extractArea(left: x, top: y, width: cropWidth, height: cropHeight)
             }
             return try region.resized(
@@ -48,13 +50,13 @@ struct PhotoPlacer {
         if scale < 1 {
             let width = max(1, Int((Double(header.uprightWidth) * scale).rounded()))
             let height = max(1, Int((Double(header.uprightHeight) * scale).rounded()))
-            let decoded = try data.decode(strict: strict, atLeast: width, height: height)
+            let decoded = try data.decode(policy: policy, strict: strict, atLeast: width, height: height)
                 .opaqueSRGB(background: background)
             return try decoded.resized(
                 scale: Double(width) / Double(decoded.width), verticalScale: Double(height) / Double(decoded.height)
             ).exactly(width: width, height: height)
         }
-        let full = try data.decode(strict: strict).opaqueSRGB(background: background)
+        let full = try data.decode(policy: policy, strict: strict).opaqueSRGB(background: background)
         return scale == 1 ? full : try full.resized(scale: scale)
     }
 }

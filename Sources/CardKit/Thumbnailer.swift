@@ -1,3 +1,4 @@
+import FileUtilities
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -54,11 +55,14 @@ public struct Thumbnailer: Sendable {
         let size = Self.outputSize(
             sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, width: width,
             enlarge: enlarge)
-        let (bytes, warning) = try renderHandlingDamage(data, policy: policy) { strict in
-            try data.thumbnail(width: size.width, height: size.height, strict: strict)
+        // The thumbnail's pixels are made in memory (decode errors: the input's), then
+        // encoded (encoder errors: ours); see `renderHandlingDamage`.
+        let (pixels, warning) = try renderHandlingDamage(data, policy: policy) { strict in
+            try data.thumbnail(policy: policy, width: size.width, height: size.height, strict: strict)
                 .normalisedToSRGB()
-                .encoded(options)
+                .inMemory()
         }
+        let bytes = try pixels.encoded(options)
         return Thumbnail(data: bytes, width: size.width, height: size.height, format: options.format, warning: warning)
     }
 

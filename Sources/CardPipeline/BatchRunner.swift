@@ -58,3 +58,35 @@ public struct BatchRunner: Sendable {
         return finished.withLock { $0 }
     }
 }
+
+/// What a batch run produced.
+public struct BatchRun<Outcome: Sendable>: Sendable {
+    /// The outcome of every job that ran, in job order.
+    public var outcomes: [Outcome]
+    /// Whether it stopped before starting every job.
+    public var interrupted: Bool
+    /// Wall time in seconds.
+    public var seconds: Double
+}
+
+extension BatchRunner {
+    /// Runs `work` on every job (see `run`) and collects the outcomes in job order.
+    public func collect<Job: Sendable, Outcome: Sendable>(
+        _ jobs: [Job], shouldStop: @escaping @Sendable () -> Bool,
+        work: @escaping @Sendable (Job) -> Outcome,
+        completed: @escaping @Sendable (Outcome) -> Void
+    ) -> BatchRun<Outcome> {
+        let started = ContinuousClock.now
+        let outcomes = Mutex([Int: Outcome]())
+        let finished = run(
+            jobs, shouldStop: shouldStop, work: work,
+            completed: { index, _, outcome in
+                outcomes.withLock { $0[index] = outcome }
+                completed(outcome)
+            })
+        let collected = outcomes.withLock { found in jobs.indices.compactMap { found[$0] } }
+        return BatchRun(
+            outcomes: collected, interrupted: finished < jobs.count || shouldStop(),
+            seconds: (ContinuousClock.now - started).seconds)
+    }
+}

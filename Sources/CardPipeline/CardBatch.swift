@@ -1,4 +1,5 @@
 import CardKit
+import FileUtilities
 import RenderCache
 import SystemPackage
 import VipsKit
@@ -9,7 +10,7 @@ import VipsKit
     import Foundation
 #endif
 
-/// Renders the jobs of a batch into an output directory, one card at a time per worker.
+/// Renders the cards of a batch into an output directory, one card at a time per worker.
 public struct CardBatch: Sendable {
     /// The renderer (frames, limits, encodings).
     public let renderer: CardRenderer
@@ -17,21 +18,53 @@ public struct CardBatch: Sendable {
     public let defaults: CardSpec
     /// Where the outputs go; the input tree is mirrored under it.
     public let outputDirectory: String
-    /// The disk cache, if any: a card whose photo bytes, spec and settings were rendered
-    /// before is copied from it instead of rendered again.
-    public let cache: DiskCache?
+    /// The cache, if any: a card whose photo bytes, spec and settings were rendered before
+    /// is copied from it instead of rendered again.
+    public let cache: LocalCache?
+    private let directories: OutputDirectories
     /// Largest spec file read, in bytes.
     public static let maxSpecBytes = 1 << 20
 
-    public init(renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: DiskCache? = nil) {
+    /// - Parameter log: receives notes about the output tree (left-overs of killed writers removed).
+    public init(
+        renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: LocalCache? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.renderer = renderer
         self.defaults = defaults
         self.outputDirectory = outputDirectory
         self.cache = cache
+        directories = OutputDirectories(log: log)
     }
 
-    /// Renders one job and writes `STEM.print.jpg`, `STEM.sample.jpg` and `STEM.small.png`,
-    /// each atomically. Never throws: a failure is reported in the outcome.
+    /// The jobs for `inputs` (photos, specs, directories), largest photos first, with the
+    /// arguments that could not be read and the files that are neither.
+    public static func plan(_ inputs: [String]) -> BatchPlan<CardJob> {
+        let walk = InputWalker.walk(inputs)
+        let (jobs, skipped) = CardJob.plan(walk)
+        return BatchPlan(
+            jobs: FileSizes.largestFirst(jobs) { $0.photo }, problems: walk.problems, skipped: skipped)
+    }
+
+    /// Renders every job of `plan` on `workers` workers and returns the report.
+    /// - Parameters:
+    ///   - shouldStop: checked before each card is started (Ctrl-C).
+    ///   - completed: called once per finished card, one call at a time.
+    public func run(
+        _ plan: BatchPlan<CardJob>, workers: Int, shouldStop: @escaping @Sendable () -> Bool = { false },
+        completed: @escaping @Sendable (CardOutcome) -> Void = { _ in }
+    ) -> BatchReport {
+        let run = BatchRunner(jobs: workers).collect(
+            plan.jobs, shouldStop: shouldStop, work: render, completed: completed)
+        return BatchReport(
+            producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.version))",
+            interrupted: run.interrupted, total: plan.jobs.count + plan.problems.count,
+            cards: run.outcomes.sorted { $0.input < $1.input }, seconds: run.seconds)
+    }
+
+    /// Renders one job and writes every file of the card (front, then each back: print
+    /// file, sample, small image), each atomically. Never throws: a failure is reported in
+    /// the outcome.
     public func render(_ job: CardJob) -> CardOutcome {
         let started = ContinuousClock.now
         var outcome = CardOutcome(input: job.name, spec: job.spec)
@@ -39,84 +72,57 @@ public struct CardBatch: Sendable {
             let spec = try job.spec.map(readSpec) ?? defaults
             let photoPath = try photo(for: job, spec: spec)
             outcome.input = photoPath
-            let names = CardOutcome.Outputs(
-                print: job.outputStem + ".print." + renderer.printEncoding.format.fileExtension,
-                sample: job.outputStem + ".sample.jpg", small: job.outputStem + ".small.png")
-            let key = try cache.map { cache in
-                try CacheKey(
-                    inputDigest: cache.digest(ofFile: photoPath),
-                    recipe: CardRecipe(spec: spec, renderer: renderer, cache: cache), versions: CacheVersions.current)
+            let rendering = CachedRendering(cache: cache, maxBytes: renderer.settings.policy.maxFileBytes)
+            let result = try rendering.run(
+                path: photoPath,
+                key: { digest, cache in
+                    try CacheKey(
+                        inputDigest: digest, recipe: CardRecipe(spec: spec, renderer: renderer, memo: cache.memo),
+                        versions: CacheVersions.current)
+                },
+                fromEntry: FinishedCard.init(entry:),
+                render: { data in
+                    FinishedCard(try renderer.render(photo: data, spec: spec, specFile: job.spec ?? "defaults"))
+                },
+                toEntry: { try $0.entry() })
+            let card = result.output
+            var names: [CardOutcome.Outputs] = []
+            for (index, side) in card.sides.enumerated() {
+                let files = outputNames(stem: job.outputStem, side: index)
+                try write(side.print, to: files.print)
+                try write(side.sample, to: files.sample)
+                try write(side.small, to: files.small)
+                names.append(files)
             }
-            let (entry, card, cached) = try cachedOrRendered(photoPath, spec: spec, specFile: job.spec, key: key)
-            try FileManager.default.createDirectory(
-                atPath: FilePath(outputDirectory).pushing(FilePath(job.outputStem)).removingLastComponent().string,
-                withIntermediateDirectories: true)
-            var files = [("print", names.print), ("sample", names.sample), ("small", names.small)]
-            var versos: [CardOutcome.Outputs] = []
-            for number in stride(from: 1, through: card.versoCount, by: 1) {
-                let stem = job.outputStem + ".verso-\(number)"
-                let verso = CardOutcome.Outputs(
-                    print: stem + ".print." + renderer.printEncoding.format.fileExtension, sample: stem + ".sample.jpg",
-                    small: stem + ".small.png")
-                versos.append(verso)
-                files += [
-                    ("verso-\(number)-print", verso.print), ("verso-\(number)-sample", verso.sample),
-                    ("verso-\(number)-small", verso.small),
-                ]
-            }
-            for (name, path) in files {
-                guard let data = entry.part(name) else {
-                    throw CacheError.unreadable(path: name, reason: "missing part")
-                }
-                try AtomicFile.write(data, to: FilePath(outputDirectory).pushing(FilePath(path)).string)
-            }
-            outcome.outputs = names
-            outcome.versos = versos.isEmpty ? nil : versos
-            outcome.sizes = card.sizes
-            outcome.effectiveDPI = card.effectiveDPI
-            outcome.quality = card.quality
-            outcome.frame = card.frame
-            outcome.effect = card.effect
-            outcome.warning = card.warning
-            outcome.cached = cache == nil ? nil : cached
+            outcome.outputs = names[0]
+            outcome.versos = names.count > 1 ? Array(names.dropFirst()) : nil
+            outcome.sizes = card.record.sideSizes[0]
+            outcome.effectiveDPI = card.record.effectiveDPI
+            outcome.quality = card.record.quality
+            outcome.frame = card.record.frame
+            outcome.effect = card.record.effect
+            outcome.warning = card.record.warning
+            outcome.cached = cache == nil ? nil : result.cached
         } catch {
-            outcome.error = Self.describe(error, job: job)
+            outcome.error = ErrorText.describe(error, file: job.name)
         }
         outcome.seconds = (ContinuousClock.now - started).seconds
         return outcome
     }
 
-    /// The card's files and measurements: from the cache under `key` when it has them,
-    /// rendered (and stored under `key`) otherwise.
-    private func cachedOrRendered(
-        _ photoPath: String, spec: CardSpec, specFile: String?, key: CacheKey?
-    ) throws -> (CacheEntry, CachedCard, cached: Bool) {
-        if let cache, let key, let entry = cache.entry(for: key),
-            let card = try? JSONDecoder().decode(CachedCard.self, from: entry.metadata),
-            entry.part("print") != nil, entry.part("sample") != nil, entry.part("small") != nil
-        {
-            return (entry, card, true)
-        }
-        let data = try ImageData(contentsOfFile: photoPath, maxBytes: renderer.policy.maxFileBytes)
-        let rendered = try renderer.render(photo: data, spec: spec, specFile: specFile ?? "defaults")
-        let card = CachedCard(
-            sizes: CardOutcome.Sizes(
-                print: rendered.front.printSize, sample: rendered.front.sampleSize, small: rendered.front.smallSize),
-            versoCount: rendered.versos.count,
-            effectiveDPI: (rendered.effectiveDPI * 10).rounded() / 10, quality: rendered.quality,
-            frame: rendered.frame, effect: rendered.effect.name.rawValue, warning: rendered.warning)
-        var parts = [
-            ("print", rendered.front.print), ("sample", rendered.front.sample), ("small", rendered.front.small),
-        ]
-        for (index, verso) in rendered.versos.enumerated() {
-            parts += [
-                ("verso-\(index + 1)-print", verso.print), ("verso-\(index + 1)-sample", verso.sample),
-                ("verso-\(index + 1)-small", verso.small),
-            ]
-        }
-        let entry = CacheEntry(parts: parts, metadata: try JSONEncoder().encode(card))
-        if let cache, let key { cache.storeIfPossible(entry, for: key) }
-        return (entry, card, false)
+    /// The files of side `side` (0: the front, n: the back for recipient n), relative to
+    /// the output directory.
+    func outputNames(stem: String, side: Int) -> CardOutcome.Outputs {
+        let base = side == 0 ? stem : "\(stem).verso-\(side)"
+        return CardOutcome.Outputs(
+            print: base + ".print." + renderer.settings.printEncoding.format.fileExtension,
+            sample: base + ".sample.jpg", small: base + ".small.png")
+    }
+
+    private func write(_ data: Data, to relative: String) throws {
+        let path = FilePath(outputDirectory).pushing(FilePath(relative))
+        try directories.prepare(path.removingLastComponent().string)
+        try AtomicFile.write(data, to: path.string)
     }
 
     private func readSpec(_ path: String) throws -> CardSpec {
@@ -140,20 +146,6 @@ public struct CardBatch: Sendable {
         throw CardSpecError.expected(
             "the photo's path (this spec has no photo beside it)", at: "photo", received: nil,
             in: job.spec ?? "defaults")
-    }
-
-    /// One line naming the file and the cause, whatever layer the error came from.
-    public static func describe(_ error: Error, job: CardJob) -> String {
-        switch error {
-        case let error as ImageInputError: return error.description
-        case let error as CardSpecError: return error.description
-        case let error as VipsError: return error.file == nil ? "\(job.name): \(error)" : error.description
-        case let error as AtomicFile.WriteError: return error.description
-        case let error as FrameCatalogueError: return error.description
-        case let error as CacheError: return error.description
-        case let error as CustomStringConvertible: return "\(job.name): \(error.description)"
-        default: return "\(job.name): \(error)"
-        }
     }
 }
 

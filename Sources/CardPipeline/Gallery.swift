@@ -1,3 +1,4 @@
+import FileUtilities
 import VipsKit
 
 #if canImport(FoundationEssentials)

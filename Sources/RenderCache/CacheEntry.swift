@@ -43,7 +43,7 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// The entry's bytes as stored.
-    func encoded() throws -> Data {
+    func encoded() throws -> [UInt8] {
         var payload = metadata
         for part in parts { payload.append(part.data) }
         let header = Header(
@@ -55,12 +55,11 @@ public struct CacheEntry: Sendable, Equatable {
         withUnsafeBytes(of: &length) { file.append(contentsOf: $0) }
         file.append(headerBytes)
         file.append(payload)
-        return file
+        return [UInt8](file)
     }
 
     /// Reads stored bytes back; nil when anything is off (size, digest, layout): corrupt.
-    static func decode(_ file: Data) -> CacheEntry? {
-        let bytes = [UInt8](file)
+    static func decode(_ bytes: [UInt8]) -> CacheEntry? {
         guard bytes.count >= magic.count + 4, Array(bytes.prefix(magic.count)) == magic else { return nil }
         let lengthStart = magic.count
         let headerLength =

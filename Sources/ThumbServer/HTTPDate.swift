@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// HTTP dates (RFC 9110 IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`), always in GMT.
+/// HTTP dates (RFC 9110 §5.6.7), always in GMT: written as IMF-fixdate, read in all three formats.
 enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -17,21 +17,55 @@ enum HTTPDate {
             + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
-    /// Seconds since 1970 of an IMF-fixdate, or nil for anything else.
-    static func parse(_ text: String) -> Int? {
+    /// Seconds since 1970 of an HTTP date in any of the three formats RFC 9110 §5.6.7 says
+    /// a recipient must accept, or nil for anything else:
+    /// - IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` (what senders must send);
+    /// - obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` (a two-digit year more than 50
+    ///   years ahead is taken as the most recent past year with those digits);
+    /// - obsolete asctime `Sun Nov  6 08:49:37 1994`.
+    static func parse(_ text: String, now: Int = Int(time(nil))) -> Int? {
         let fields = text.split(separator: " ")
-        guard fields.count == 6, fields[5] == "GMT", let day = Int(fields[1]),
-            let month = months.firstIndex(of: String(fields[2])), let year = Int(fields[3])
+        switch fields.count {
+        case 6 where fields[5] == "GMT" && fields[0].hasSuffix(","):
+            guard fields[1].count == 2, let day = Int(fields[1]), let month = months.firstIndex(of: String(fields[2])),
+                fields[3].count == 4, let year = Int(fields[3])
+            else { return nil }
+            return seconds(year: year, month: month, day: day, clock: fields[4])
+        case 4 where fields[3] == "GMT" && fields[0].hasSuffix(","):
+            let date = fields[1].split(separator: "-")
+            guard date.count == 3, date[0].count == 2, let day = Int(date[0]),
+                let month = months.firstIndex(of: String(date[1])), date[2].count == 2, let short = Int(date[2])
+            else { return nil }
+            var parts = tm()
+            var current = time_t(now)
+            gmtime_r(&current, &parts)
+            let thisYear = Int(parts.tm_year) + 1900
+            var year = thisYear - thisYear % 100 + short
+            if year > thisYear + 50 { year -= 100 }
+            return seconds(year: year, month: month, day: day, clock: fields[2])
+        case 5 where days.contains(String(fields[0])):
+            guard let month = months.firstIndex(of: String(fields[1])), let day = Int(fields[2]),
+                fields[4].count == 4, let year = Int(fields[4])
+            else { return nil }
+            return seconds(year: year, month: month, day: day, clock: fields[3])
+        default:
+            return nil
+        }
+    }
+
+    /// Seconds since 1970 of a GMT date and an `hh:mm:ss` time, nil when out of range.
+    private static func seconds(year: Int, month: Int, day: Int, clock: Substring) -> Int? {
+        let time = clock.split(separator: ":").compactMap { Int($0) }
+        guard time.count == 3, clock.count == 8, (1...31).contains(day), (0...23).contains(time[0]),
+            (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
-        let clock = fields[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3 else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month)
         parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(clock[0])
-        parts.tm_min = Int32(clock[1])
-        parts.tm_sec = Int32(clock[2])
+        parts.tm_hour = Int32(time[0])
+        parts.tm_min = Int32(time[1])
+        parts.tm_sec = Int32(time[2])
         return Int(timegm(&parts))
     }
 }

@@ -1,8 +1,8 @@
 import VipsKit
 
 /// Everything `cardrender serve` is told: where the images are, how much work it takes on,
-/// how long clients may cache, and whether URLs must be signed. (The disk cache directory
-/// is given to `ThumbServerApplication.build` beside it.)
+/// how long clients may cache, whether URLs must be signed, and how long and how many
+/// connections it keeps. (The cache is given to `ThumbServerApplication.build` beside it.)
 public struct ServerConfiguration: Sendable {
     /// The directory whose images are served; nothing outside it is ever read.
     public var root: String
@@ -10,8 +10,6 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// Port to listen on; 0 picks a free one.
     public var port: Int
-    /// Size bound of the disk cache in bytes.
-    public var cacheMaxBytes: Int
     /// Bytes of encoded thumbnails kept in memory for the hottest requests.
     public var memoryCacheBytes: Int
     /// The largest `width` accepted.
@@ -28,12 +26,18 @@ public struct ServerConfiguration: Sendable {
     public var policy: DecodePolicy
     /// `Retry-After` seconds sent with 503.
     public var retryAfter: Int
+    /// How long a connection may take to send a complete request head, counted from its
+    /// opening or from the end of its previous response; also how long an idle keep-alive
+    /// connection is kept. A client that trickles a request, or sends nothing, is closed.
+    public var idleTimeout: Duration
+    /// The most connections open at once; past it the server stops accepting until one
+    /// closes (new clients wait in the kernel's listen queue).
+    public var maxConnections: Int
 
     public init(
         root: String,
         host: String = "127.0.0.1",
         port: Int = 8080,
-        cacheMaxBytes: Int = 2 << 30,
         memoryCacheBytes: Int = 64 << 20,
         maxWidth: Int = 4096,
         workers: Int = 2,
@@ -41,12 +45,13 @@ public struct ServerConfiguration: Sendable {
         maxAge: Int = 86_400,
         signingKey: SigningKey? = nil,
         policy: DecodePolicy = .default,
-        retryAfter: Int = 1
+        retryAfter: Int = 1,
+        idleTimeout: Duration = .seconds(15),
+        maxConnections: Int = 1024
     ) {
         self.root = root
         self.host = host
         self.port = port
-        self.cacheMaxBytes = cacheMaxBytes
         self.memoryCacheBytes = memoryCacheBytes
         self.maxWidth = maxWidth
         self.workers = workers
@@ -55,5 +60,7 @@ public struct ServerConfiguration: Sendable {
         self.signingKey = signingKey
         self.policy = policy
         self.retryAfter = retryAfter
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 }

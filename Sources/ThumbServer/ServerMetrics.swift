@@ -1,6 +1,5 @@
 import CoreMetrics
 import Prometheus
-import Synchronization
 
 /// The server's metrics, through swift-metrics into a Prometheus registry of its own
 /// (one per server, so two servers in one process, as in the tests, never mix counts).
@@ -24,9 +23,6 @@ public final class ServerMetrics: Sendable {
     private let queueDepth: CoreMetrics.Gauge
     private let workersBusy: CoreMetrics.Gauge
     private let memoryBytes: CoreMetrics.Gauge
-    /// Request counters and timers, made once per route and status (the factory's lookup is
-    /// a lock, a dictionary and label checks: too much for every cache hit).
-    private let requestMetrics = Mutex<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
 
     public init() {
         registry = PrometheusCollectorRegistry()

@@ -1,6 +1,6 @@
 import VipsKit
 
-/// The query of a `/thumb` request: `width=N[&format=png|jpeg|webp|avif|auto][&quality=Q]`.
+/// The query of a `/thumb` request: `width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q]`.
 ///
 /// Strict on purpose: a missing, repeated or unknown parameter is a 400 naming it, so a typo
 /// such as `widht=200` is an error instead of an image nobody asked for.
@@ -24,7 +24,7 @@ public struct ThumbParameters: Sendable, Equatable {
     static let names = ["width", "format", "quality"]
 
     /// The formats `format=` takes.
-    static let formatNames = "png, jpeg, webp, avif or auto"
+    static let formatNames = OutputFormat.names + " or auto"
 
     public init(width: Int, format: Format = .fixed(.png), quality: Int? = nil) {
         self.width = width
@@ -65,12 +65,12 @@ public struct ThumbParameters: Sendable, Equatable {
         var format = Format.fixed(.png)
         if let name = values["format"] {
             switch name {
-            case "png": format = .fixed(.png)
-            case "jpeg", "jpg": format = .fixed(.jpeg)
-            case "webp": format = .fixed(.webp)
-            case "avif": format = .fixed(.avif)
             case "auto": format = .auto
-            default: throw .badParameter(name: "format", expected: formatNames, received: name)
+            default:
+                guard let fixed = OutputFormat(name: name) else {
+                    throw .badParameter(name: "format", expected: formatNames, received: name)
+                }
+                format = .fixed(fixed)
             }
         }
         var quality: Int?

@@ -1,37 +1,40 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
-import VipsKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import RenderCache
 
 /// Builds the thumbnail server: `cardrender serve` runs it, the tests run it on 127.0.0.1.
 public enum ThumbServerApplication {
     /// The application for `configuration`, with its service (for metrics and tests).
+    ///
+    /// It changes no process-wide setting: the caller starts libvips (`Vips.start`) and
+    /// chooses its threads per image (`Vips.concurrency`; `cardrender serve` gives each
+    /// worker its share of the cores).
     /// - Parameters:
     ///   - configuration: the settings.
-    ///   - cacheDirectory: the disk cache directory.
+    ///   - cache: the cache thumbnails are kept in.
     ///   - logger: where request lines and errors go.
     ///   - onRunning: called once the socket listens, with the port (useful with port 0).
-    /// - Throws: `RootDirectoryError` or `CacheError` when the root or the cache cannot be used.
+    /// - Throws: `RootDirectoryError` when the root cannot be served.
     public static func build(
         configuration: ServerConfiguration,
-        cacheDirectory: String,
+        cache: LocalCache,
         logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> (application: some ApplicationProtocol, service: ThumbService) {
-        let service = try ThumbService(configuration: configuration, cacheDirectory: cacheDirectory, logger: logger)
-        // Each worker is a core already; more libvips threads per image only compete.
-        Vips.concurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) / max(1, configuration.workers))
+        let service = try ThumbService(configuration: configuration, cache: cache, logger: logger)
         let responder = ThumbResponder(service: service, accessLog: AccessLog(logger: logger, metrics: service.metrics))
         let maintenance = CacheMaintenance(
             cache: service.cache, pool: service.pool, interval: .seconds(600), logger: logger)
         let application = Application(
             responder: responder,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    idleTimeout: TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds))),
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
             services: [service.pool, maintenance],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger

@@ -1,4 +1,5 @@
 import CardKit
+import CardPipeline
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -17,8 +18,8 @@ public final class ThumbService: Sendable {
     public let metrics: ServerMetrics
     /// The worker threads.
     public let pool: WorkPool
-    /// The disk cache.
-    public let cache: DiskCache
+    /// The cache.
+    public let cache: LocalCache
     let root: RootDirectory
     let signer: URLSigner?
     let thumbnailer: CachedThumbnailer
@@ -35,17 +36,14 @@ public final class ThumbService: Sendable {
         let source: ServerMetrics.Source
     }
 
-    /// Opens the root and the disk cache and starts the workers.
-    /// - Throws: `RootDirectoryError` for a root that cannot be served, `CacheError` for a
-    ///   cache directory that cannot be created.
-    public init(configuration: ServerConfiguration, cacheDirectory: String, logger: Logger) throws {
+    /// Opens the root and starts the workers.
+    /// - Throws: `RootDirectoryError` for a root that cannot be served.
+    public init(configuration: ServerConfiguration, cache: LocalCache, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         root = try RootDirectory(configuration.root)
         signer = configuration.signingKey.map(URLSigner.init)
-        cache = try DiskCache(directory: cacheDirectory, maxBytes: configuration.cacheMaxBytes) { [logger] in
-            logger.warning("\($0)")
-        }
+        self.cache = cache
         thumbnailer = CachedThumbnailer(
             thumbnailer: Thumbnailer(maxWidth: configuration.maxWidth, policy: configuration.policy), cache: cache)
         memory = MemoryCache(capacity: configuration.memoryCacheBytes)
@@ -107,7 +105,8 @@ public final class ThumbService: Sendable {
         let thumbnail = made.thumbnail
         if let warning = thumbnail.warning { logger.warning("\(warning)") }
         let entry = MemoryCache.Entry(
-            body: ByteBuffer(bytes: thumbnail.data), etag: "\"\(made.key.hex)\"",
+            body: ByteBuffer(bytes: thumbnail.data),
+            etag: "\"\(made.key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
             contentType: options.format.mimeType, modified: file.modified, width: thumbnail.width,
             height: thumbnail.height)
         memory.insert(entry, for: identity)

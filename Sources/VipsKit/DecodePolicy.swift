@@ -1,7 +1,7 @@
 /// What an input must satisfy before and while it is decoded.
-public struct DecodePolicy: Sendable, Equatable {
+public struct DecodePolicy: Sendable, Equatable, Hashable, Encodable {
     /// What to do with damaged data (a truncated or corrupt file).
-    public enum Damage: String, Sendable, CaseIterable {
+    public enum Damage: String, Sendable, CaseIterable, Codable {
         /// Refuse the input with an error naming the file (the default).
         case fail
         /// Render what decodes and report a warning. libvips 8.14 still stops after 100
@@ -31,5 +31,18 @@ public struct DecodePolicy: Sendable, Equatable {
         self.maxFileBytes = maxFileBytes
         self.formats = formats
         self.damage = damage
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case maxPixels, maxFileBytes, formats, damage
+    }
+
+    /// Every field; the formats sorted, so that equal policies encode to equal bytes (cache keys).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(maxPixels, forKey: .maxPixels)
+        try container.encode(maxFileBytes, forKey: .maxFileBytes)
+        try container.encode(formats.map(\.rawValue).sorted(), forKey: .formats)
+        try container.encode(damage, forKey: .damage)
     }
 }

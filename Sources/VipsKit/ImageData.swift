@@ -1,4 +1,5 @@
-import CVips
+internal import CVips
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -29,7 +30,7 @@ public final class ImageData: @unchecked Sendable {
     ///   - bytes: encoded image bytes.
     ///   - name: what errors call these bytes.
     public init(copying bytes: some ContiguousBytes, name: String) {
-        Vips.start()
+        Vips.requireStarted()
         var size = 0
         let made = bytes.withUnsafeBytes { raw -> UnsafeMutablePointer<VipsBlob> in
             size = raw.count
@@ -45,13 +46,30 @@ public final class ImageData: @unchecked Sendable {
     ///   - path: the file to read.
     ///   - maxBytes: the largest file accepted, checked before reading.
     /// - Throws: `ImageInputError` naming the file and the cause.
-    public init(contentsOfFile path: String, maxBytes: Int) throws(ImageInputError) {
-        Vips.start()
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(file: path, reason: errnoText()) }
-        defer { close(descriptor) }
+    public convenience init(contentsOfFile path: String, maxBytes: Int) throws(ImageInputError) {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            throw .unreadable(file: path, reason: errnoText(error))
+        }
+        defer { try? descriptor.close() }
+        try self.init(reading: descriptor, name: path, maxBytes: maxBytes)
+    }
+
+    /// Reads the whole file open on `descriptor` (from its start) into a new blob, refusing
+    /// non-regular, empty and over-size files: the bytes of exactly that open file, whatever
+    /// its name points to by now.
+    /// - Parameters:
+    ///   - descriptor: an open file; it stays open.
+    ///   - name: what errors call the file (its path).
+    ///   - maxBytes: the largest file accepted, checked before reading.
+    /// - Throws: `ImageInputError` naming the file and the cause.
+    public init(reading descriptor: FileDescriptor, name: String, maxBytes: Int) throws(ImageInputError) {
+        Vips.requireStarted()
+        let path = name
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
+        guard fstat(descriptor.rawValue, &info) == 0 else {
             throw .unreadable(file: path, reason: errnoText())
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(file: path) }
@@ -63,7 +81,7 @@ public final class ImageData: @unchecked Sendable {
         }
         var done = 0
         while done < size {
-            let got = read(descriptor, buffer + done, size - done)
+            let got = pread(descriptor.rawValue, buffer + done, size - done, off_t(done))
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else {
                 g_free(buffer)
@@ -77,7 +95,7 @@ public final class ImageData: @unchecked Sendable {
                 g_free(data)
                 return 0
             }, buffer, size)
-        name = path
+        self.name = path
         count = size
     }
 
@@ -113,4 +131,9 @@ public final class ImageData: @unchecked Sendable {
 /// The text of the current `errno`.
 func errnoText() -> String {
     String(cString: strerror(errno))
+}
+
+/// The text of a thrown system error.
+func errnoText(_ error: Error) -> String {
+    (error as? Errno).map { String(cString: strerror($0.rawValue)) } ?? "\(error)"
 }

@@ -1,5 +1,5 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 /// What an image's header says, read without decoding any pixel.
 public struct ImageHeader: Sendable, Equatable {
@@ -31,10 +31,7 @@ extension ImageData {
         let image = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
         let header = ImageHeader(
             format: format, width: image.width, height: image.height, orientation: image.orientation)
-        guard header.width * header.height <= policy.maxPixels else {
-            throw ImageInputError.tooManyPixels(
-                file: name, width: header.width, height: header.height, limit: policy.maxPixels)
-        }
+        try checkPixels(header.width, header.height, policy: policy)
         return header
     }
 
@@ -42,7 +39,7 @@ extension ImageData {
     /// - Throws: `ImageInputError.unrecognised` or `.unsupportedFormat`.
     /// libvips: `vips_foreign_find_load_source` (reads the first bytes only).
     func acceptedFormat(of formats: Set<InputFormat>) throws(ImageInputError) -> InputFormat {
-        Vips.start()
+        Vips.requireStarted()
         return try withSource { source throws(ImageInputError) in
             guard let loader = vips_foreign_find_load_source(source) else {
                 vips_error_clear()

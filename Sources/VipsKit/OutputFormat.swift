@@ -2,6 +2,22 @@
 public enum OutputFormat: String, CaseIterable, Sendable, Codable {
     case png, jpeg, webp, avif, tiff
 
+    /// The format called `name`: its own name or its file extension (`jpg`, `tif`), in any
+    /// case. The command line and the server both read format names through this.
+    public init?(name: String) {
+        let lower = name.lowercased()
+        guard let format = Self(rawValue: lower) ?? Self.allCases.first(where: { $0.fileExtension == lower }) else {
+            return nil
+        }
+        self = format
+    }
+
+    /// The names `init(name:)` accepts, for messages: `png, jpeg (jpg), ...`.
+    public static var names: String {
+        allCases.map { $0.fileExtension == $0.rawValue ? $0.rawValue : "\($0.rawValue) (\($0.fileExtension))" }
+            .joined(separator: ", ")
+    }
+
     /// The usual file extension, without the dot.
     public var fileExtension: String {
         switch self {

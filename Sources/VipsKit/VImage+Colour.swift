@@ -1,5 +1,5 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 extension VImage {
     /// Converts to display-ready 8-bit pixels: sRGB (or grey) with alpha kept.

@@ -1,5 +1,5 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 extension VImage {
     /// How text lines sit in their box.
@@ -19,7 +19,7 @@ extension VImage {
     public static func text(
         _ text: String, font: String, fontFile: String, width: Int = 0, alignment: TextAlignment = .left, dpi: Int
     ) throws(VipsError) -> VImage {
-        Vips.start()
+        Vips.requireStarted()
         let align: VipsAlign =
             switch alignment {
             case .left: VIPS_ALIGN_LOW
@@ -52,7 +52,7 @@ extension VImage {
     /// demand (`drawingRectangles` copies it into memory).
     /// libvips: `vips_black`, `vips_linear`.
     public static func solid(width: Int, height: Int, colour: [Double]) throws(VipsError) -> VImage {
-        Vips.start()
+        Vips.requireStarted()
         var output: UnsafeMutablePointer<VipsImage>?
         try vipsCall("black", file: nil) { CVipsShim_black(&output, Int32(width), Int32(height), Int32(colour.count)) }
         guard let output else { throw takeVipsError("black", file: nil) }

@@ -1,5 +1,6 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
+import FileUtilities
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

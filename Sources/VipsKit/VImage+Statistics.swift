@@ -1,5 +1,5 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 extension VImage {
     /// The mean of all pixel values over all bands.

@@ -1,21 +1,23 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 extension ImageData {
     /// Resizes to exactly `width` x `height` with shrink-on-load and EXIF auto-orient.
     ///
-    /// The result is lazy: pixels are decoded when it is encoded, so decode errors
-    /// surface then. Use `header(policy:)` first: it enforces the format and size limits.
+    /// The result is lazy: pixels are decoded when it is computed (`inMemory`, `encoded`),
+    /// so decode errors surface then. The header is checked against `policy` first.
     /// - Parameters:
+    ///   - policy: accepted formats and the pixel limit, enforced before any decoding.
     ///   - width: output width in pixels (the upright image's).
     ///   - height: output height in pixels.
     ///   - strict: fail on damaged data (`fail_on=warning`: libjpeg reports truncation and
     ///     corrupt segments as warnings) rather than render what decodes.
     /// - Throws: `ImageInputError` when the bytes are not an accepted raster format (SVG and
-    ///   the other untrusted formats never reach a loader), `VipsError` (`thumbnail_source`).
+    ///   the other untrusted formats never reach a loader) or declare too many pixels,
+    ///   `VipsError` (`thumbnail_source`).
     /// libvips: `vips_thumbnail_source` with `size=force`.
-    public func thumbnail(width: Int, height: Int, strict: Bool) throws -> VImage {
-        _ = try acceptedFormat(of: Set(InputFormat.allCases))
+    public func thumbnail(policy: DecodePolicy, width: Int, height: Int, strict: Bool) throws -> VImage {
+        _ = try header(policy: policy)
         var output: UnsafeMutablePointer<VipsImage>?
         try withSource { (source) throws(VipsError) in
             try vipsCall("thumbnail_source", file: name) {
@@ -30,14 +32,16 @@ extension ImageData {
 
     /// Decodes the whole image lazily, for pipelines that crop or place it.
     /// - Parameters:
+    ///   - policy: accepted formats and the pixel limit, enforced before any decoding.
     ///   - strict: fail on damaged data rather than render what decodes.
     ///   - autoOrient: turn the image upright from its EXIF orientation (default).
-    /// - Throws: `ImageInputError` when the bytes are not an accepted raster format,
-    ///   `VipsError` (`image_new_from_source`, `autorot`) naming this input.
-    public func decode(strict: Bool, autoOrient: Bool = true) throws -> VImage {
-        _ = try acceptedFormat(of: Set(InputFormat.allCases))
+    /// - Throws: `ImageInputError` when the bytes are not an accepted raster format or
+    ///   declare too many pixels, `VipsError` (`image_new_from_source`, `autorot`).
+    public func decode(policy: DecodePolicy = .default, strict: Bool, autoOrient: Bool = true) throws -> VImage {
+        _ = try acceptedFormat(of: policy.formats)
         let image = try openImage(
             access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE)
+        try checkPixels(image.width, image.height, policy: policy)
         return autoOrient ? try image.autoOriented() : image
     }
 
@@ -47,13 +51,17 @@ extension ImageData {
     /// libvips's `thumbnail` keeps a factor of two above the target when it shrinks on load,
     /// so a 12 MP photo for a 1500 px window is decoded whole; the DCT-domain shrink is an
     /// exact scaled IDCT, and the Lanczos resize after it does the rest.
-    /// - Throws: `ImageInputError` for refused formats, `VipsError` naming this input.
+    /// - Throws: `ImageInputError` for refused formats and over-limit sizes, `VipsError`
+    ///   naming this input.
     /// libvips: `vips_image_new_from_source` with `shrink`, `vips_autorot`.
-    public func decode(strict: Bool, atLeast width: Int, height: Int) throws -> VImage {
-        let format = try acceptedFormat(of: Set(InputFormat.allCases))
+    public func decode(policy: DecodePolicy = .default, strict: Bool, atLeast width: Int, height: Int) throws
+        -> VImage
+    {
+        let format = try acceptedFormat(of: policy.formats)
         let failOn = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
-        guard format == .jpeg else { return try decode(strict: strict) }
+        guard format == .jpeg else { return try decode(policy: policy, strict: strict) }
         let header = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
+        try checkPixels(header.width, header.height, policy: policy)
         let swapped = header.orientation >= 5
         let (neededWidth, neededHeight) = swapped ? (height, width) : (width, height)
         var shrink = 1
@@ -61,6 +69,15 @@ extension ImageData {
             shrink *= 2
         }
         return try openImage(access: VIPS_ACCESS_RANDOM, failOn: failOn, options: "[shrink=\(shrink)]").autoOriented()
+    }
+}
+
+extension ImageData {
+    /// Refuses a header that declares more pixels than `policy` allows.
+    func checkPixels(_ width: Int, _ height: Int, policy: DecodePolicy) throws(ImageInputError) {
+        guard width * height <= policy.maxPixels else {
+            throw .tooManyPixels(file: name, width: width, height: height, limit: policy.maxPixels)
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 /// An immutable libvips image: owns one GObject reference and drops it on `deinit`.
 ///
@@ -55,12 +55,14 @@ public final class VImage: @unchecked Sendable {
     public var bands: Int { withPointer { Int(vips_image_get_bands($0)) } }
     /// Whether the last band is alpha (`vips_image_hasalpha`).
     public var hasAlpha: Bool { withPointer { vips_image_hasalpha($0) != 0 } }
-    /// The pixel format of one band.
-    public var bandFormat: VipsBandFormat { withPointer { vips_image_get_format($0) } }
-    /// How the bands are to be read (sRGB, B_W, CMYK, RGB16, ...).
-    public var interpretation: VipsInterpretation {
+    /// The pixel format of one band (libvips's `VipsBandFormat`).
+    var bandFormat: VipsBandFormat { withPointer { vips_image_get_format($0) } }
+    /// How the bands are to be read (libvips's `VipsInterpretation`: sRGB, B_W, CMYK, ...).
+    var interpretation: VipsInterpretation {
         withPointer { vips_image_get_interpretation($0) }
     }
+    /// Whether each band holds 8-bit unsigned values (0...255).
+    public var isEightBit: Bool { bandFormat == VIPS_FORMAT_UCHAR }
     /// The EXIF orientation tag, 1 (upright) when there is none.
     public var orientation: Int { withPointer { Int(vips_image_get_orientation($0)) } }
     /// Horizontal resolution in pixels per millimetre (libvips's unit).

@@ -1,4 +1,5 @@
-import CVips
+internal import CVips
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,7 +10,13 @@ import CVips
     import Glibc
 #endif
 
-/// Process-wide libvips set-up: initialised once, before any other libvips call.
+/// Process-wide libvips set-up: started once, explicitly, before any other libvips call.
+///
+/// `start()` belongs at a program's entry (the CLI's `main`, a server's start, a test
+/// trait), before the program starts threads of its own: it changes the environment
+/// (`VipsModules`), and `setenv` is not thread-safe. Every VipsKit call that reaches
+/// libvips checks that it was done (`requireStarted`) instead of starting libvips itself
+/// on whichever thread happens to come first.
 public enum Vips {
     /// Runs `vips_init` exactly once (Swift runs a global's initialiser once, thread-safely).
     ///
@@ -38,13 +45,27 @@ public enum Vips {
         return true
     }()
 
-    /// Initialises libvips if it is not yet; cheap after the first call.
+    /// Set once `start` has run.
+    private static let started = Atomic<Bool>(false)
+
+    /// Initialises libvips; later calls do nothing.
     ///
-    /// Call it early, before the process starts threads of its own: start-up changes
-    /// the environment (see `VipsModules`), and `setenv` is not thread-safe.
-    @inline(__always)
+    /// Call it at the program's entry, before the process starts threads of its own:
+    /// start-up changes the environment (see `VipsModules`), and `setenv` is not thread-safe.
     public static func start() {
         _ = initialised
+        started.store(true, ordering: .releasing)
+    }
+
+    /// Whether `start` has run.
+    public static var isStarted: Bool { started.load(ordering: .acquiring) }
+
+    /// Stops the program with a clear message when libvips was not started: a library
+    /// caller that skips `Vips.start()` learns it at its first call, on every run.
+    @inline(__always)
+    static func requireStarted() {
+        precondition(
+            isStarted, "VipsKit: call Vips.start() once at the program's entry, before any other VipsKit call.")
     }
 
     /// The libvips version cardrender was compiled against (no initialisation needed).
@@ -52,7 +73,7 @@ public enum Vips {
 
     /// The libvips version in use, e.g. `8.14.1`.
     public static var version: String {
-        start()
+        requireStarted()
         return String(cString: vips_version_string())
     }
 
@@ -62,11 +83,11 @@ public enum Vips {
     /// more threads per image only compete with the other workers.
     public static var concurrency: Int {
         get {
-            start()
+            requireStarted()
             return Int(vips_concurrency_get())
         }
         set {
-            start()
+            requireStarted()
             vips_concurrency_set(Int32(max(1, newValue)))
         }
     }
@@ -89,7 +110,7 @@ public enum Vips {
     /// it after every job wiped the text of a failure another worker was about to report
     /// (seen in tests). `takeVipsError` clears it when it reads it; it is bounded in size.
     public static func endThreadJob() {
-        start()
+        requireStarted()
         vips_thread_shutdown()
     }
 }

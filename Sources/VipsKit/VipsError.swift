@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

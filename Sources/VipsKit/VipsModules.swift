@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 import SystemPackage
 
 #if canImport(FoundationEssentials)

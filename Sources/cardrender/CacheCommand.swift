@@ -15,17 +15,19 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: CacheOptions
 
         func run() throws {
-            let cache = try DiskCache(directory: options.directory, maxBytes: options.cacheMaxSize.bytes)
-            let entries = cache.collectGarbage(limit: Int.max)
-            let statistics = Statistics.read(options.directory)
+            let cache = try LocalCache(directory: options.directory)
+            let objects = try cache.store.list()
+            let bytes = objects.reduce(0) { $0 + $1.size }
+            let statistics = CacheStatistics.read(options.directory)
             Console.out("cache: \(options.directory)")
-            Console.out("entries: \(entries.entries), bytes: \(entries.bytes) (limit \(options.cacheMaxSize))")
+            Console.out("entries: \(objects.count), bytes: \(bytes) (limit \(options.cacheMaxSize))")
             if let statistics {
                 let counts = statistics.counts
                 let rate = (counts.hitRate * 1000).rounded() / 10
                 Console.out(
-                    "since \(statistics.since) (Unix time): hits \(counts.hits), misses \(counts.misses), hit rate \(rate) %, "
-                        + "stores \(counts.stores), corrupt removed \(counts.corrupt), evicted \(counts.evicted)")
+                    "since \(Console.timestamp(statistics.since)): hits \(counts.hits), misses \(counts.misses), "
+                        + "hit rate \(rate) %, stores \(counts.stores), corrupt removed \(counts.corrupt), "
+                        + "evicted \(counts.evicted)")
             } else {
                 Console.out("no statistics yet")
             }
@@ -45,8 +47,8 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let bound = maxSize?.bytes ?? options.cacheMaxSize.bytes
-            let cache = try DiskCache(directory: options.directory, maxBytes: bound)
-            let result = cache.collectGarbage()
+            let cache = try LocalCache(directory: options.directory, maxBytes: bound) { Console.error($0) }
+            guard let result = cache.collectGarbage() else { throw ExitCode(1) }
             cache.flushStatistics()
             Console.out(
                 "removed \(result.removed) entries (\(result.removedBytes) bytes); \(result.entries) entries, \(result.bytes) bytes left"
@@ -61,8 +63,8 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: CacheOptions
 
         func run() throws {
-            let cache = try DiskCache(directory: options.directory) { Console.error($0) }
-            let result = cache.verify()
+            let cache = try LocalCache(directory: options.directory) { Console.error($0) }
+            let result = try cache.cache.verify()
             cache.flushStatistics()
             Console.out("checked \(result.checked) entries, removed \(result.removed) corrupt")
             if result.removed > 0 { throw ExitCode(1) }

@@ -17,13 +17,13 @@ struct CacheOptions: ParsableArguments {
     var cacheMaxSize: ByteCount = ByteCount(bytes: 2 << 30)
 
     /// The cache directory these options name.
-    var directory: String { cache ?? DiskCache.defaultDirectory }
+    var directory: String { cache ?? DiskStore.defaultDirectory }
 
     /// Opens the cache unless `--no-cache`; problems are reported and the work goes on uncached.
-    func open() -> DiskCache? {
+    func open() -> LocalCache? {
         guard !noCache else { return nil }
         do {
-            return try DiskCache(directory: directory, maxBytes: cacheMaxSize.bytes) { Console.error($0) }
+            return try LocalCache(directory: directory, maxBytes: cacheMaxSize.bytes) { Console.error($0) }
         } catch {
             Console.error("cardrender: warning: the cache cannot be used (\(error)); working without it.")
             return nil

@@ -30,4 +30,14 @@ enum Console {
     static func out(_ data: Data) {
         _ = try? FileDescriptor.standardOutput.writeAll(data)
     }
+
+    /// A time as people read it: `2026-11-22 20:31:05 UTC`.
+    static func timestamp(_ secondsSince1970: Int) -> String {
+        var time = time_t(secondsSince1970)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) UTC"
+    }
 }

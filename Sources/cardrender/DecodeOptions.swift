@@ -27,4 +27,9 @@ struct DecodeOptions: ParsableArguments {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {
+    /// The same names the server's `format=` takes (`OutputFormat(name:)`).
+    public init?(argument: String) {
+        self.init(name: argument)
+    }
+}

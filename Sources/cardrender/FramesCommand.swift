@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardKit
+import FileUtilities
 import SystemPackage
 import VipsKit
 
@@ -58,7 +59,8 @@ struct FramesCommand: ParsableCommand {
         let data = try ImageData(contentsOfFile: photoPath, maxBytes: DecodePolicy.default.maxFileBytes)
         var failed = 0
         for frame in catalogue.frames {
-            let renderer = CardRenderer(catalogue: catalogue, smallWidth: frame.preview.width)
+            let renderer = CardRenderer(
+                catalogue: catalogue, settings: CardRenderer.Settings(smallWidth: frame.preview.width))
             let path = FilePath(directory).appending(frame.theme).appending(
                 FilePath.Component(frame.id.split(separator: "/").last.map(String.init)! + ".png")!
             ).string

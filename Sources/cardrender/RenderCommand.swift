@@ -61,7 +61,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The frame catalogue directory (default: the bundled frames/).", valueName: "dir"))
     var frames: String?
 
-    @Flag(name: .shortAndLong, help: "Print nothing but errors and the summary.")
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     @OptionGroup var decode: DecodeOptions
@@ -87,55 +87,50 @@ struct RenderCommand: ParsableCommand {
             ? EncodeOptions(format: .jpeg, quality: quality, chroma: .full, keepResolution: true)
             : EncodeOptions(format: .tiff, keepResolution: true)
         let renderer = CardRenderer(
-            catalogue: catalogue, policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding)
+            catalogue: catalogue,
+            settings: CardRenderer.Settings(
+                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding))
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
         let cache = caching.open()
-        let batch = CardBatch(renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache)
+        let batch = CardBatch(
+            renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache, log: { Console.error($0) })
 
-        let walk = InputWalker.walk(inputs)
-        let (planned, skipped) = CardJob.plan(walk)
-        for problem in walk.problems { Console.error("cardrender: \(problem)") }
+        let plan = CardBatch.plan(inputs)
+        for problem in plan.problems { Console.error("cardrender: \(problem)") }
         if !quiet {
-            for file in skipped { Console.error("cardrender: note: skipped \(file) (not an image or a card spec)") }
+            for file in plan.skipped {
+                Console.error("cardrender: note: skipped \(file) (not an image or a card spec)")
+            }
         }
-        let jobs = FileSizes.largestFirst(planned) { $0.photo }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
             throw ValidationError("--out \(out) cannot be created: \(error).")
         }
 
-        let interrupt = Interrupt()
-        Vips.concurrency = VipsThreads.perImage(jobs: self.jobs, items: jobs.count)
-        let progress = Progress(total: jobs.count, quiet: quiet)
-        let outcomes = Mutex([Int: CardOutcome]())
-        let started = ContinuousClock.now
-        BatchRunner(jobs: self.jobs).run(
-            jobs, shouldStop: { interrupt.requested }, work: batch.render,
-            completed: { index, _, outcome in
-                outcomes.withLock { $0[index] = outcome }
-                let verdict = outcome.quality.map { "\($0.rawValue), \(Int(outcome.effectiveDPI ?? 0)) dpi" } ?? ""
-                progress.finished("\(outcome.input) \(verdict)", error: outcome.error)
-            })
+        let interrupt = Interrupt {
+            Console.error("\ncardrender: interrupted; finishing the cards in progress (no partial files are left).")
+        }
+        Vips.concurrency = VipsThreads.perImage(jobs: jobs, items: plan.jobs.count)
+        let progress = Progress(total: plan.jobs.count, quiet: quiet)
+        let report = batch.run(plan, workers: jobs, shouldStop: { interrupt.requested }) { outcome in
+            let verdict = outcome.quality.map { "\($0.rawValue), \(Int(outcome.effectiveDPI ?? 0)) dpi" } ?? ""
+            progress.finished("\(outcome.input) \(verdict)", error: outcome.error)
+        }
         progress.end()
         if let cache {
             cache.collectGarbage()
             cache.flushStatistics()
         }
-
-        let finished = outcomes.withLock { $0 }
-        let cards = jobs.indices.compactMap { finished[$0] }.sorted { $0.input < $1.input }
-        let report = BatchReport(
-            producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.version))",
-            interrupted: interrupt.requested, total: jobs.count + walk.problems.count, cards: cards,
-            seconds: (ContinuousClock.now - started).seconds)
         let reportPath = self.report ?? FilePath(out).appending("report.json").string
         try report.write(to: reportPath)
         try Gallery.write(report, to: out)
-        Console.error("cardrender: \(report.summaryLine)")
-        Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string), report: \(reportPath)")
-        if interrupt.requested { throw ExitCode(130) }
-        if report.summary.failed > 0 || !walk.problems.isEmpty { throw ExitCode(1) }
+        if !quiet {
+            Console.error("cardrender: \(report.summaryLine)")
+            Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string), report: \(reportPath)")
+        }
+        if report.interrupted { throw ExitCode(130) }
+        if report.summary.failed > 0 || !plan.problems.isEmpty { throw ExitCode(1) }
     }
 
     private func loadCatalogue() throws -> FrameCatalogue? {

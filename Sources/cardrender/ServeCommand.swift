@@ -1,9 +1,11 @@
 import ArgumentParser
+import CardPipeline
 import Hummingbird
 import Logging
 import RenderCache
 import ServiceLifecycle
 import ThumbServer
+import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -19,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve thumbnails of the images under a directory over HTTP.",
         discussion: """
-            GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|auto][&quality=Q] \
+            GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q] \
             returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept). \
             Also GET /healthz and GET /metrics (Prometheus). One log line per request on \
             stderr. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0.
@@ -63,6 +65,15 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Require URLs signed with the key in this file (see `cardrender sign`).", valueName: "file"))
     var signingKeyFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may take to send a whole request head (from its opening or its last response); also the keep-alive idle limit.",
+            valueName: "seconds"))
+    var idleTimeout = 15
+
+    @Option(help: "Most connections open at once; more wait until one closes.")
+    var maxConnections = 1024
+
     @Option(help: "Log level: info logs one line per request; notice or warning only problems.")
     var logLevel: Logger.Level = .info
 
@@ -78,6 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1; received \(workers).") }
         guard queue >= 0 else { throw ValidationError("--queue must be at least 0; received \(queue).") }
         guard maxAge >= 0 else { throw ValidationError("--max-age must be at least 0; received \(maxAge).") }
+        guard (1...3600).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be from 1 to 3600 seconds; received \(idleTimeout).")
+        }
+        guard maxConnections >= 1 else {
+            throw ValidationError("--max-connections must be at least 1; received \(maxConnections).")
+        }
     }
 
     func run() async throws {
@@ -95,12 +112,17 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(64)
         }
         let configuration = ServerConfiguration(
-            root: root, host: host, port: port, cacheMaxBytes: cacheMaxSize.bytes,
-            memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth, workers: workers, queueLimit: queue,
-            maxAge: maxAge, signingKey: signingKey, policy: decode.policy)
+            root: root, host: host, port: port, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth,
+            workers: workers, queueLimit: queue, maxAge: maxAge, signingKey: signingKey, policy: decode.policy,
+            idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+        // Each worker is a core already; more libvips threads per image only compete.
+        Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
         do {
+            let store = try LocalCache(directory: cache ?? DiskStore.defaultDirectory, maxBytes: cacheMaxSize.bytes) {
+                [logger] in logger.warning("\($0)")
+            }
             let (application, _) = try ThumbServerApplication.build(
-                configuration: configuration, cacheDirectory: cache ?? DiskCache.defaultDirectory, logger: logger
+                configuration: configuration, cache: store, logger: logger
             ) { [host, root, signingKey] port in
                 Console.error(
                     "cardrender: serving \(root) on http://\(host):\(port)/thumb/ "

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
+import FileUtilities
 import RenderCache
 import Synchronization
 import SystemPackage
@@ -92,86 +93,62 @@ struct ThumbCommand: ParsableCommand {
     }
 
     func run() throws {
-        let thumbnailer = Thumbnailer(maxWidth: maxWidth, policy: decode.policy)
+        let thumbnailer = CachedThumbnailer(
+            thumbnailer: Thumbnailer(maxWidth: maxWidth, policy: decode.policy), cache: caching.open())
         let options = EncodeOptions(format: format, quality: quality)
-        let cache = caching.open()
-        let cached = cache.map { CachedThumbnailer(thumbnailer: thumbnailer, cache: $0) }
         defer {
-            if let cache {
+            if let cache = thumbnailer.cache {
                 cache.collectGarbage()
                 cache.flushStatistics()
             }
         }
-        /// Renders through the cache when there is one.
-        let make: @Sendable (String) throws -> Thumbnail = { [width, enlarge] path in
-            if let cached {
-                return try cached.thumbnail(file: path, width: width, enlarge: enlarge, options: options).thumbnail
-            }
-            return try thumbnailer.thumbnail(file: path, width: width, enlarge: enlarge, options: options)
-        }
-        let walk = InputWalker.walk(inputs)
-        for problem in walk.problems { Console.error("cardrender: \(problem)") }
-        var failures = walk.problems.count
-
         if let output {
-            guard let item = walk.items.first else { throw ExitCode(1) }
-            do {
-                let thumbnail = try make(item.path)
-                if let warning = thumbnail.warning { Console.error("cardrender: warning: \(warning)") }
-                if output == "-" {
-                    Console.out(thumbnail.data)
-                } else {
-                    try thumbnail.write(to: output)
-                    if !quiet { Console.out("\(output) \(thumbnail.width)x\(thumbnail.height)") }
-                }
-            } catch {
-                Console.error("cardrender: \(describe(error, file: item.path))")
-                throw ExitCode(1)
-            }
+            try single(thumbnailer, options: options, output: output)
             return
         }
-
-        let directory = out!
-        let plan = OutputPlan(items: walk.items, directory: directory, fileExtension: format.fileExtension)
-        for conflict in plan.conflicts { Console.error("cardrender: \(conflict)") }
-        failures += plan.conflicts.count
+        let batch = ThumbBatch(
+            thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options, log: { Console.error($0) })
+        let plan = ThumbBatch.plan(inputs, into: out!, format: format)
+        for problem in plan.problems { Console.error("cardrender: \(problem)") }
+        let interrupt = Interrupt {
+            Console.error(
+                "\ncardrender: interrupted; finishing the thumbnails in progress (no partial files are left).")
+        }
         Vips.concurrency = VipsThreads.perImage(jobs: jobs, items: plan.jobs.count)
-        let failed = Mutex(0)
         let quiet = self.quiet
-        BatchRunner(jobs: jobs).run(
-            plan.jobs,
-            work: { job -> Result<Thumbnail, Error> in
-                Result {
-                    try FileManager.default.createDirectory(
-                        atPath: FilePath(job.output).removingLastComponent().string,
-                        withIntermediateDirectories: true)
-                    let thumbnail = try make(job.input.path)
-                    try thumbnail.write(to: job.output)
-                    return thumbnail
-                }
-            },
-            completed: { _, job, result in
-                switch result {
-                case .success(let thumbnail):
-                    if let warning = thumbnail.warning { Console.error("cardrender: warning: \(warning)") }
-                    if !quiet { Console.out("\(job.output) \(thumbnail.width)x\(thumbnail.height)") }
-                case .failure(let error):
-                    failed.withLock { $0 += 1 }
-                    Console.error("cardrender: \(describe(error, file: job.input.path))")
-                }
-            })
-        failures += failed.withLock { $0 }
-        if failures > 0 { throw ExitCode(1) }
+        let run = batch.run(plan, workers: jobs, shouldStop: { interrupt.requested }) { outcome in
+            if let error = outcome.error {
+                Console.error("cardrender: \(error)")
+                return
+            }
+            if let warning = outcome.warning { Console.error("cardrender: warning: \(warning)") }
+            if !quiet, let output = outcome.output, let width = outcome.width, let height = outcome.height {
+                Console.out("\(output) \(width)x\(height)")
+            }
+        }
+        if run.interrupted { throw ExitCode(130) }
+        if !plan.problems.isEmpty || run.outcomes.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
-}
 
-/// An error as one line that names the file, whatever layer it came from.
-func describe(_ error: Error, file: String) -> String {
-    switch error {
-    case let error as ImageInputError: return error.description
-    case let error as VipsError: return error.file == nil ? "\(file): \(error)" : error.description
-    case let error as AtomicFile.WriteError: return error.description
-    case let error as CustomStringConvertible: return "\(file): \(error.description)"
-    default: return "\(file): \(error)"
+    /// One input to one file, or to standard output with `-o -`.
+    private func single(_ thumbnailer: CachedThumbnailer, options: EncodeOptions, output: String) throws {
+        let walk = InputWalker.walk(inputs)
+        for problem in walk.problems { Console.error("cardrender: \(problem)") }
+        guard let item = walk.items.first else { throw ExitCode(1) }
+        do {
+            let thumbnail = try thumbnailer.thumbnail(
+                file: item.path, width: width, enlarge: enlarge, options: options
+            ).thumbnail
+            if let warning = thumbnail.warning { Console.error("cardrender: warning: \(warning)") }
+            if output == "-" {
+                Console.out(thumbnail.data)
+            } else {
+                try thumbnail.write(to: output)
+                if !quiet { Console.out("\(output) \(thumbnail.width)x\(thumbnail.height)") }
+            }
+        } catch {
+            Console.error("cardrender: \(ErrorText.describe(error, file: item.path))")
+            throw ExitCode(1)
+        }
     }
 }

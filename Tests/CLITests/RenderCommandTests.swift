@@ -8,7 +8,7 @@ import VipsKit
 #endif
 
 /// `cardrender render` and `cardrender frames`, run as a user would.
-@Suite struct RenderCommandTests {
+@Suite(.libvips) struct RenderCommandTests {
     private func cardrender(_ arguments: String...) throws -> Tools.Run {
         try ThumbCommandTests.run(arguments)
     }

@@ -4,7 +4,7 @@ import Testing
 import VipsKit
 
 /// Runs the built `cardrender` binary as a user would and checks exit codes, streams and files.
-@Suite struct ThumbCommandTests {
+@Suite(.libvips) struct ThumbCommandTests {
     /// The `cardrender` executable (see `Tools.cardrender`).
     static let binary = Tools.cardrender
 

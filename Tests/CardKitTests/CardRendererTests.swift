@@ -5,7 +5,7 @@ import Testing
 import VipsKit
 
 /// The photo side: geometry, print sizes, effects, frames, quality.
-@Suite struct CardRendererTests {
+@Suite(.libvips) struct CardRendererTests {
     static let catalogue = try! FrameCatalogue(directory: Fixtures.root.appendingPathComponent("frames").path)
     let renderer = CardRenderer(catalogue: CardRendererTests.catalogue)
 

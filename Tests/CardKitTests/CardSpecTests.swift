@@ -1,8 +1,9 @@
 import CardKit
 import Foundation
+import TestSupport
 import Testing
 
-@Suite struct CardSpecTests {
+@Suite(.libvips) struct CardSpecTests {
     func parse(_ json: String) throws(CardSpecError) -> CardSpec {
         try CardSpec.parse(Data(json.utf8), file: "a.card.json")
     }

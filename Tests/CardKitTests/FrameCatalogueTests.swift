@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct FrameCatalogueTests {
+@Suite(.libvips) struct FrameCatalogueTests {
     static let directory = Fixtures.root.appendingPathComponent("frames").path
 
     @Test func catalogueHasSixThemesOfThreeOrMore() throws {

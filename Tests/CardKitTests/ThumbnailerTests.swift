@@ -5,7 +5,7 @@ import Testing
 import VipsKit
 
 /// The GD-style thumbnailer: sizes, formats, orientation, bad input.
-@Suite struct ThumbnailerTests {
+@Suite(.libvips) struct ThumbnailerTests {
     @Test(arguments: [
         (4032, 3024, 200, false, 200, 150),
         (3024, 4032, 200, false, 200, 267),

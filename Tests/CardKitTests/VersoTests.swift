@@ -5,7 +5,7 @@ import Testing
 import VipsKit
 
 /// The message side: alignment, colour, limits, fonts, literal text, recipients.
-@Suite struct VersoTests {
+@Suite(.libvips) struct VersoTests {
     static let fontsInstalled = CardMessage.Font.allCases.allSatisfy { FileManager.default.fileExists(atPath: $0.file) }
     static let noFonts: Comment = "message fonts not installed (scripts/setup.sh installs them)"
     let format = CardFormat()

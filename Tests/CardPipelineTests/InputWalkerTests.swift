@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite struct InputWalkerTests {
+@Suite(.libvips) struct InputWalkerTests {
     @Test func walksDirectoriesSortedSkippingHiddenAndNonImages() throws {
         let root = try Fixtures.scratchDirectory()
         let manager = FileManager.default
@@ -23,7 +23,7 @@ import Testing
     }
 }
 
-@Suite struct BatchRunnerTests {
+@Suite(.libvips) struct BatchRunnerTests {
     @Test func runsEveryItemOnceOnBoundedWorkers() {
         let items = Array(0..<200)
         let results = ResultBox()

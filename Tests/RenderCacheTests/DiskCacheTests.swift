@@ -1,13 +1,14 @@
+import FileUtilities
 import Foundation
 import RenderCache
 import Synchronization
-import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
+/// The local cache: `DiskStore` under `ContentCache`, the digest memo, statistics, eviction.
 @Suite struct DiskCacheTests {
     struct Recipe: Encodable {
         var width: Int
@@ -17,98 +18,140 @@ import Testing
         try CacheKey(inputDigest: digest, recipe: Recipe(width: width), versions: "test")
     }
 
+    func scratch(_ label: String = #function) throws -> String {
+        let path =
+            NSTemporaryDirectory() + "cardrender-tests/\(label.filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
     @Test func sameBytesUnderTwoNamesAreOneEntry() throws {
-        let directory = try Fixtures.scratchDirectory()
-        let cache = try DiskCache(directory: directory + "/cache")
+        let directory = try scratch()
+        let local = try LocalCache(directory: directory + "/cache")
         try Data("the same photo".utf8).write(to: URL(fileURLWithPath: directory + "/a.jpg"))
         try Data("the same photo".utf8).write(to: URL(fileURLWithPath: directory + "/b copy.jpg"))
-        let first = try key(cache.digest(ofFile: directory + "/a.jpg"))
-        let second = try key(cache.digest(ofFile: directory + "/b copy.jpg"))
+        let first = try key(local.memo.digest(ofFile: directory + "/a.jpg"))
+        let second = try key(local.memo.digest(ofFile: directory + "/b copy.jpg"))
         #expect(first == second)
-        try cache.store(CacheEntry(parts: [("image", Data([1, 2, 3]))]), for: first)
-        #expect(cache.entry(for: second)?.part("image") == Data([1, 2, 3]))
+        try local.cache.store(CacheEntry(parts: [("image", Data([1, 2, 3]))]), for: first)
+        #expect(local.cache.entry(for: second)?.part("image") == Data([1, 2, 3]))
         // One changed byte is another key, and so is another recipe.
         try Data("the same phot0".utf8).write(to: URL(fileURLWithPath: directory + "/b copy.jpg"))
-        let changed = try key(cache.digest(ofFile: directory + "/b copy.jpg"))
+        let changed = try key(local.memo.digest(ofFile: directory + "/b copy.jpg"))
         #expect(changed != first)
-        #expect(cache.entry(for: changed) == nil)
-        #expect(try key(cache.digest(ofFile: directory + "/a.jpg"), width: 201) != first)
-        let counts = cache.sessionCounts
+        #expect(local.cache.entry(for: changed) == nil)
+        #expect(try key(local.memo.digest(ofFile: directory + "/a.jpg"), width: 201) != first)
+        let counts = local.cache.sessionCounts
         #expect(counts.hits == 1 && counts.misses == 1 && counts.stores == 1)
     }
 
     @Test func digestMemoFollowsSizeAndModificationTime() throws {
-        let directory = try Fixtures.scratchDirectory()
-        let cache = try DiskCache(directory: directory + "/cache")
+        let directory = try scratch()
+        let memo = try DigestMemo(directory: directory + "/memo")
         let path = directory + "/photo.jpg"
         try Data("version one".utf8).write(to: URL(fileURLWithPath: path))
-        let one = try cache.digest(ofFile: path)
-        #expect(one == ContentDigest.of(Data("version one".utf8)))
-        #expect(Fixtures.files(under: directory + "/cache/memo").count == 1)
-        // Rewritten in place with the same size: the modification time changes the answer.
-        usleep(20_000)
+        #expect(try memo.digest(ofFile: path) == ContentDigest.of(Data("version one".utf8)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/memo").count == 1)
+        // Rewritten in place with the same size and a new modification time: a new answer.
         try Data("version two".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(try cache.digest(ofFile: path) == ContentDigest.of(Data("version two".utf8)))
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(try memo.digest(ofFile: path) == ContentDigest.of(Data("version two".utf8)))
+    }
+
+    @Test func putIsWholeOrAbsentAndNeverReplaces() throws {
+        let directory = try scratch()
+        let store = try DiskStore(directory: directory)
+        let entryKey = try key("abc")
+        #expect(try store.put([1, 2, 3], for: entryKey) == .stored)
+        #expect(try store.put([9, 9], for: entryKey) == .alreadyPresent)
+        #expect(try store.get(entryKey) == [1, 2, 3])
+        #expect(try store.get(key("other")) == nil)
+        // No temporary name is ever made: the shard holds the object alone.
+        let shard = (store.path(of: entryKey) as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shard) == [entryKey.hex])
+        // Eight threads storing the same key: one stores, the others find it there.
+        let outcomes = Mutex<[PutOutcome]>([])
+        let racing = try key("race")
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let outcome = try? store.put(Array(repeating: 7, count: 100_000), for: racing) {
+                outcomes.withLock { $0.append(outcome) }
+            }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 8 && all.filter { $0 == .stored }.count == 1)
     }
 
     @Test func corruptEntryIsRemovedNotServed() throws {
-        let directory = try Fixtures.scratchDirectory()
-        var logged: [String] = []
+        let directory = try scratch()
         let lines = LogLines()
-        let cache = try DiskCache(directory: directory) { lines.append($0) }
+        let local = try LocalCache(directory: directory) { lines.append($0) }
         let entryKey = try key("abc")
         let entry = CacheEntry(
             parts: [("print", Data(repeating: 7, count: 5000)), ("small", Data([9]))], metadata: Data("{}".utf8))
-        try cache.store(entry, for: entryKey)
-        #expect(cache.entry(for: entryKey) == entry)
+        try local.cache.store(entry, for: entryKey)
+        #expect(local.cache.entry(for: entryKey) == entry)
         // Flip one byte in the middle of the stored file.
-        let path = cache.objectPath(entryKey)
+        let path = local.store.path(of: entryKey)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count / 2] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(cache.entry(for: entryKey) == nil)
+        #expect(local.cache.entry(for: entryKey) == nil)
         #expect(!FileManager.default.fileExists(atPath: path))
-        logged = lines.all
-        #expect(logged.contains { $0.contains("removed corrupt entry \(entryKey)") })
-        #expect(cache.sessionCounts.corrupt == 1)
+        #expect(lines.all.contains { $0.contains("removed corrupt entry \(entryKey)") })
+        #expect(local.cache.sessionCounts.corrupt == 1)
         // Truncated files are caught too, by `verify`.
-        try cache.store(entry, for: entryKey)
+        try local.cache.store(entry, for: entryKey)
         try Data(bytes.prefix(100)).write(to: URL(fileURLWithPath: path))
-        #expect(cache.verify() == (checked: 1, removed: 1))
+        #expect(try local.cache.verify() == (checked: 1, removed: 1))
+    }
+
+    /// A store that cannot be read is a logged miss, not a failure.
+    @Test func unreadableObjectIsALoggedMiss() throws {
+        let directory = try scratch()
+        let lines = LogLines()
+        let local = try LocalCache(directory: directory) { lines.append($0) }
+        let entryKey = try key("dir")
+        try FileManager.default.createDirectory(
+            atPath: local.store.path(of: entryKey), withIntermediateDirectories: true)
+        #expect(local.cache.entry(for: entryKey) == nil)
+        #expect(lines.all.contains { $0.contains("cannot be read") && $0.contains("Working without the cache") })
     }
 
     @Test func evictionKeepsTheBoundAndRemovesLeastRecentlyUsedFirst() throws {
-        let directory = try Fixtures.scratchDirectory()
-        let cache = try DiskCache(directory: directory, maxBytes: 25_000)
+        let directory = try scratch()
+        let local = try LocalCache(directory: directory, maxBytes: 25_000)
         var keys: [CacheKey] = []
         for index in 0..<5 {
             let entryKey = try key("input-\(index)")
             keys.append(entryKey)
-            try cache.store(CacheEntry(parts: [("image", Data(repeating: UInt8(index), count: 10_000))]), for: entryKey)
-            usleep(15_000)
+            try local.cache.store(
+                CacheEntry(parts: [("image", Data(repeating: UInt8(index), count: 10_000))]), for: entryKey)
+            // Stored at distinct, increasing times.
+            var times = [timespec(tv_sec: 1000 + index, tv_nsec: 0), timespec(tv_sec: 1000 + index, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, local.store.path(of: entryKey), &times, 0) == 0)
         }
         // Use entries 0 and 1 now: they become the most recently used.
-        #expect(cache.entry(for: keys[0]) != nil)
-        usleep(15_000)
-        #expect(cache.entry(for: keys[1]) != nil)
-        let result = cache.collectGarbage()
+        #expect(local.cache.entry(for: keys[0]) != nil)
+        #expect(local.cache.entry(for: keys[1]) != nil)
+        let result = try #require(local.collectGarbage())
         #expect(result.bytes <= 25_000)
         #expect(result.removed == 3)
-        #expect(cache.entry(for: keys[0]) != nil && cache.entry(for: keys[1]) != nil)
-        for index in 2..<5 { #expect(cache.entry(for: keys[index]) == nil, "entry \(index) should be gone") }
+        #expect(local.cache.entry(for: keys[0]) != nil && local.cache.entry(for: keys[1]) != nil)
+        for index in 2..<5 { #expect(local.cache.entry(for: keys[index]) == nil, "entry \(index) should be gone") }
     }
 
     @Test func statisticsMergeAcrossSessions() throws {
-        let directory = try Fixtures.scratchDirectory()
+        let directory = try scratch()
         for _ in 0..<2 {
-            let cache = try DiskCache(directory: directory)
+            let local = try LocalCache(directory: directory)
             let entryKey = try key("x")
-            if cache.entry(for: entryKey) == nil {
-                try cache.store(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
+            if local.cache.entry(for: entryKey) == nil {
+                try local.cache.store(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
             }
-            cache.flushStatistics()
+            local.flushStatistics()
         }
-        let statistics = try #require(Statistics.read(directory))
+        let statistics = try #require(CacheStatistics.read(directory))
         #expect(statistics.counts.hits == 1 && statistics.counts.misses == 1 && statistics.counts.stores == 1)
         #expect(statistics.counts.hitRate == 0.5)
     }
@@ -116,25 +159,15 @@ import Testing
     /// A store that cannot be written (here: the shard's place is taken by a file) is
     /// logged, not thrown: the work was done and must not fail for the cache.
     @Test func unwritableStoreIsLoggedNotThrown() throws {
-        let directory = try Fixtures.scratchDirectory()
+        let directory = try scratch()
         let lines = LogLines()
-        let cache = try DiskCache(directory: directory) { lines.append($0) }
+        let local = try LocalCache(directory: directory) { lines.append($0) }
         let entryKey = try key("blocked")
         let shard = directory + "/objects/" + String(entryKey.hex.prefix(2))
         _ = FileManager.default.createFile(atPath: shard, contents: Data([0]))
-        cache.storeIfPossible(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
+        local.cache.storeIfPossible(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
         #expect(lines.all.contains { $0.contains("cannot be written") && $0.contains("not cached") })
-        #expect(cache.entry(for: entryKey) == nil)
-    }
-
-    @Test func leftOverTemporaryFilesOfDeadProcessesAreRemoved() throws {
-        let directory = try Fixtures.scratchDirectory()
-        _ = try DiskCache(directory: directory)
-        // A process id that cannot be running (above pid_max) left a half-written file.
-        _ = FileManager.default.createFile(atPath: directory + "/tmp/99999999-1", contents: Data([1, 2]))
-        _ = FileManager.default.createFile(atPath: directory + "/tmp/\(getpid())-7", contents: Data([1]))
-        _ = try DiskCache(directory: directory)
-        #expect(Fixtures.files(under: directory + "/tmp") == ["\(getpid())-7"])
+        #expect(local.cache.entry(for: entryKey) == nil)
     }
 }
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// A web page with 50 thumbnails from the server, loaded by a real browser.
-@Suite struct BrowserTests {
+@Suite(.libvips) struct BrowserTests {
     static let chromium = "/usr/bin/chromium"
 
     /// 50 solid-colour PNGs (written with zlib by python3: 50 `vips` runs would take seconds).

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
+import RenderCache
 import ServiceLifecycle
 import TestSupport
 import ThumbServer
@@ -64,7 +65,8 @@ struct LiveServer: Sendable {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let (application, service) = try ThumbServerApplication.build(
-            configuration: configuration, cacheDirectory: try Fixtures.scratchDirectory("cache"), logger: logger
+            configuration: configuration, cache: try LocalCache(directory: try Fixtures.scratchDirectory("cache")),
+            logger: logger
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

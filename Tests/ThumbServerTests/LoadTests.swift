@@ -6,7 +6,7 @@ import Testing
 import ThumbServer
 
 /// Concurrency: identical requests share one render; a full queue is refused at once.
-@Suite struct LoadTests {
+@Suite(.libvips) struct LoadTests {
     /// An HTTP client allowed `connections` connections to one host, so requests really overlap.
     static func client(connections: Int) -> HTTPClient {
         var configuration = HTTPClient.Configuration()

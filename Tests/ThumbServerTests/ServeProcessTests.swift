@@ -59,7 +59,7 @@ final class Counter: Sendable {
     var value: Int { count.withLock { $0 } }
 }
 
-@Suite struct ServeProcessTests {
+@Suite(.libvips) struct ServeProcessTests {
     @Test func sigtermFinishesTheRequestInFlightThenExitsZero() async throws {
         let tree = try ServedTree.make()
         try LoadTests.slowImage(tree.root + "/photos/noise.png", size: 3000)

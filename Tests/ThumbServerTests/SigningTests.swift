@@ -4,7 +4,7 @@ import Testing
 import ThumbServer
 
 /// Signed URLs: HMAC-SHA256 of path and query, checked before anything else.
-@Suite struct SigningTests {
+@Suite(.libvips) struct SigningTests {
     static let keyText = "0123456789abcdef0123456789abcdef"
 
     @Test func signedURLsAreServedAndAnythingElseIs403() async throws {

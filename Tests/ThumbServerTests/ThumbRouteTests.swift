@@ -6,7 +6,7 @@ import ThumbServer
 import VipsKit
 
 /// `/thumb` over a real socket: images, HTTP caching, and every refusal.
-@Suite struct ThumbRouteTests {
+@Suite(.libvips) struct ThumbRouteTests {
     @Test func servesAPNGAtTheAskedWidthWithTheSourceColours() async throws {
         let tree = try ServedTree.make()
         try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in

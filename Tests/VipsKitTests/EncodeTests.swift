@@ -1,10 +1,11 @@
+import FileUtilities
 import Foundation
 import TestSupport
 import Testing
 import VipsKit
 
 /// Encoding: formats, alpha handling, metadata policy, file output.
-@Suite struct EncodeTests {
+@Suite(.libvips) struct EncodeTests {
     /// A 40x30 RGBA image: left half opaque red, right half fully transparent.
     private func halfTransparent() throws -> VImage {
         let path = try Fixtures.scratchDirectory() + "/alpha.png"

@@ -4,7 +4,7 @@ import Testing
 import VipsKit
 
 /// Refusals that happen before any pixel is decoded: formats, sizes, broken files.
-@Suite struct InputSafetyTests {
+@Suite(.libvips) struct InputSafetyTests {
     @Test func recognisesContentNotName() throws {
         let directory = try Fixtures.scratchDirectory()
         let fake = directory + "/really-a-png.jpg"
@@ -124,7 +124,7 @@ import VipsKit
             for index in bytes.indices { bytes[index] = 0 }  // scribble over the caller's copy
             return data
         }
-        let image = try makeData().thumbnail(width: 32, height: 24, strict: true)
+        let image = try makeData().thumbnail(policy: .default, width: 32, height: 24, strict: true)
         let png = try image.encoded(EncodeOptions(format: .png))
         let decoded = try Fixtures.load(png)
         let topLeft = try decoded.pixel(x: 2, y: 2)

@@ -8,11 +8,11 @@
 #endif
 
 /// How many libvips threads one image gets.
-enum VipsThreads {
+public enum VipsThreads {
     /// With several images in parallel each worker is a core already: extra libvips
     /// threads per image only compete (measured in benchmarks/RESULTS.md). A single image
     /// gets every core.
-    static func perImage(jobs: Int, items: Int) -> Int {
+    public static func perImage(jobs: Int, items: Int) -> Int {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let parallel = min(jobs, items)
         return parallel <= 1 ? cores : max(1, cores / parallel)

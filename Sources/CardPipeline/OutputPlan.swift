@@ -1,4 +1,3 @@
-import CardPipeline
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -11,20 +10,20 @@ import SystemPackage
 #endif
 
 /// Where each input's output goes under an output directory, mirroring the input tree.
-struct OutputPlan {
+public struct OutputPlan: Sendable {
     /// One input and its output path.
-    struct Job: Sendable {
-        let input: InputItem
-        let output: String
+    public struct Job: Sendable {
+        public let input: InputItem
+        public let output: String
     }
 
     /// Inputs with a unique output path.
-    private(set) var jobs: [Job] = []
+    public private(set) var jobs: [Job] = []
     /// Inputs whose output path another input already takes (e.g. `a.jpg` and `a.png`).
-    private(set) var conflicts: [String] = []
+    public private(set) var conflicts: [String] = []
 
     /// Maps every item to `directory/<relative path with fileExtension>`.
-    init(items: [InputItem], directory: String, fileExtension: String) {
+    public init(items: [InputItem], directory: String, fileExtension: String) {
         var taken: [String: String] = [:]
         for item in items {
             var relative = FilePath(item.relativePath)

@@ -1,0 +1,17 @@
+/// What a batch will do, before it starts: the jobs in the order they will be started
+/// (largest inputs first), plus what the walk could not use.
+public struct BatchPlan<Job: Sendable>: Sendable {
+    /// The jobs, largest inputs first.
+    public var jobs: [Job]
+    /// Arguments that do not exist or cannot be read, or outputs two inputs would share,
+    /// as whole sentences; each counts as a failed item.
+    public var problems: [String]
+    /// Files under the input directories that are not inputs of this batch.
+    public var skipped: [String]
+
+    public init(jobs: [Job], problems: [String], skipped: [String]) {
+        self.jobs = jobs
+        self.problems = problems
+        self.skipped = skipped
+    }
+}

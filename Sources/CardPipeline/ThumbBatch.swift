@@ -1,0 +1,72 @@
+import CardKit
+import FileUtilities
+import RenderCache
+import SystemPackage
+import VipsKit
+
+/// Makes the thumbnails of a batch into an output directory that mirrors the input tree,
+/// on the same walker, ordering, workers, interrupt handling and output rules as the cards.
+public struct ThumbBatch: Sendable {
+    /// The thumbnailer, with the cache if any.
+    public let thumbnailer: CachedThumbnailer
+    /// The width asked for.
+    public let width: Int
+    /// Allow a width above the source's.
+    public let enlarge: Bool
+    /// The encoding.
+    public let options: EncodeOptions
+    private let directories: OutputDirectories
+
+    /// - Parameter log: receives notes about the output tree (left-overs of killed writers removed).
+    public init(
+        thumbnailer: CachedThumbnailer, width: Int, enlarge: Bool, options: EncodeOptions,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.thumbnailer = thumbnailer
+        self.width = width
+        self.enlarge = enlarge
+        self.options = options
+        directories = OutputDirectories(log: log)
+    }
+
+    /// The jobs for `inputs` writing under `directory` (largest inputs first); inputs that
+    /// would share an output, and arguments that cannot be read, are problems.
+    public static func plan(_ inputs: [String], into directory: String, format: OutputFormat) -> BatchPlan<
+        OutputPlan.Job
+    > {
+        let walk = InputWalker.walk(inputs)
+        let plan = OutputPlan(items: walk.items, directory: directory, fileExtension: format.fileExtension)
+        return BatchPlan(jobs: plan.jobs, problems: walk.problems + plan.conflicts, skipped: [])
+    }
+
+    /// Makes every thumbnail of `plan` on `workers` workers.
+    /// - Parameters:
+    ///   - shouldStop: checked before each input is started (Ctrl-C).
+    ///   - completed: called once per finished input, one call at a time.
+    public func run(
+        _ plan: BatchPlan<OutputPlan.Job>, workers: Int, shouldStop: @escaping @Sendable () -> Bool = { false },
+        completed: @escaping @Sendable (ThumbOutcome) -> Void = { _ in }
+    ) -> BatchRun<ThumbOutcome> {
+        BatchRunner(jobs: workers).collect(plan.jobs, shouldStop: shouldStop, work: make, completed: completed)
+    }
+
+    /// Makes one thumbnail and writes it atomically. Never throws: a failure is in the outcome.
+    public func make(_ job: OutputPlan.Job) -> ThumbOutcome {
+        let started = ContinuousClock.now
+        var outcome = ThumbOutcome(input: job.input.path)
+        do {
+            let made = try thumbnailer.thumbnail(file: job.input.path, width: width, enlarge: enlarge, options: options)
+            try directories.prepare(FilePath(job.output).removingLastComponent().string)
+            try AtomicFile.write(made.thumbnail.data, to: job.output)
+            outcome.output = job.output
+            outcome.width = made.thumbnail.width
+            outcome.height = made.thumbnail.height
+            outcome.warning = made.thumbnail.warning
+            outcome.cached = thumbnailer.cache == nil ? nil : made.cached
+        } catch {
+            outcome.error = ErrorText.describe(error, file: job.input.path)
+        }
+        outcome.seconds = (ContinuousClock.now - started).seconds
+        return outcome
+    }
+}

@@ -1,0 +1,28 @@
+import CardKit
+import VipsKit
+
+/// Everything besides the input's content that decides a thumbnail's bytes: the request
+/// and every output-affecting setting of the thumbnailer, as they are (`Encodable`, so a
+/// field added to any of them is in the key without anyone copying it here).
+///
+/// `Thumbnailer.maxWidth` is left out on purpose: it only refuses widths, it never changes
+/// the bytes of a thumbnail it makes.
+public struct ThumbnailRecipe: Sendable, Hashable, Encodable {
+    /// What kind of output, with its schema version.
+    public var kind = "thumbnail-v1"
+    /// The requested width.
+    public var width: Int
+    /// Whether a width above the source's is allowed.
+    public var enlarge: Bool
+    /// The encoding.
+    public var options: EncodeOptions
+    /// The thumbnailer's input policy (limits, damage handling).
+    public var policy: DecodePolicy
+
+    public init(width: Int, enlarge: Bool, options: EncodeOptions, policy: DecodePolicy) {
+        self.width = width
+        self.enlarge = enlarge
+        self.options = options
+        self.policy = policy
+    }
+}

@@ -1,0 +1,56 @@
+/// Where cache objects live: bytes under a key, each whole or absent.
+///
+/// The contract is the one an object store gives (S3's `PutObject` with `If-None-Match: *`
+/// is an implementation of `put`): no rename, no partial object, no lock. A `get` may be
+/// slow (a network round trip), so callers ask once per item. Integrity is checked above
+/// the store (`ContentCache` verifies every object it reads), so a store need not trust
+/// its medium. Calls block: make them from worker threads, never from an event loop.
+public protocol CacheStore: Sendable {
+    /// Where the objects are, for messages (a directory, a bucket URL).
+    var location: String { get }
+
+    /// The object stored under `key`, or nil when there is none.
+    /// - Throws: `CacheError` when the store cannot be read (not for a miss).
+    func get(_ key: CacheKey) throws(CacheError) -> [UInt8]?
+
+    /// Stores `object` under `key` unless an object is already there; whole or not at all.
+    /// - Returns: `.stored`, or `.alreadyPresent` when another writer stored it first (for a
+    ///   content-addressed key that is the same bytes: a success).
+    /// - Throws: `CacheError` when the store cannot be written.
+    func put(_ object: [UInt8], for key: CacheKey) throws(CacheError) -> PutOutcome
+
+    /// Marks the object as used now (least-recently-used order); best effort.
+    func touch(_ key: CacheKey)
+
+    /// Removes the object under `key` (corrupt or evicted); removing a missing one is no error.
+    /// - Throws: `CacheError` when the store cannot be written.
+    func remove(_ key: CacheKey) throws(CacheError)
+
+    /// Every object with its size and last use.
+    /// - Throws: `CacheError` when the store cannot be listed.
+    func list() throws(CacheError) -> [StoredObject]
+}
+
+/// What a `put` did.
+public enum PutOutcome: Sendable, Equatable {
+    /// The object is stored now.
+    case stored
+    /// An object was already stored under the key; it was left as it was.
+    case alreadyPresent
+}
+
+/// One object of a store, as listed.
+public struct StoredObject: Sendable, Equatable {
+    /// Its key.
+    public var key: CacheKey
+    /// Its size in bytes.
+    public var size: Int
+    /// When it was last stored or used, in nanoseconds since 1970.
+    public var lastUsed: Int64
+
+    public init(key: CacheKey, size: Int, lastUsed: Int64) {
+        self.key = key
+        self.size = size
+        self.lastUsed = lastUsed
+    }
+}

@@ -1,0 +1,53 @@
+/// The cache on the local disk, in one directory: a `DiskStore` (`objects/`), a
+/// `DigestMemo` (`memo/`), statistics (`stats.json`) and a size bound kept by
+/// `LeastRecentlyUsed`. The commands and the server open it through this one type.
+public struct LocalCache: Sendable {
+    /// The cache directory.
+    public let directory: String
+    /// The objects.
+    public let store: DiskStore
+    /// Input digests by file stamp.
+    public let memo: DigestMemo
+    /// Verified entries over the store, with this process's counts.
+    public let cache: ContentCache
+    /// The size bound.
+    public let eviction: LeastRecentlyUsed
+    private let log: @Sendable (String) -> Void
+
+    /// Opens (creating if needed) the cache in `directory`.
+    /// - Parameters:
+    ///   - directory: where it lives.
+    ///   - maxBytes: the size bound that `collectGarbage` keeps (default 2 GiB).
+    ///   - log: receives a line per corrupt entry removed and per store failure.
+    /// - Throws: `CacheError.unwritable` when the directory cannot be created.
+    public init(directory: String, maxBytes: Int = 2 << 30, log: @escaping @Sendable (String) -> Void = { _ in })
+        throws(CacheError)
+    {
+        self.directory = directory
+        store = try DiskStore(directory: directory)
+        memo = try DigestMemo(directory: directory + "/memo")
+        cache = ContentCache(store: store, log: log)
+        eviction = LeastRecentlyUsed(maxBytes: maxBytes)
+        self.log = log
+    }
+
+    /// Removes least recently used entries until the cache fits its bound; a failure is
+    /// logged and changes nothing.
+    @discardableResult
+    public func collectGarbage() -> LeastRecentlyUsed.Collection? {
+        do {
+            let collection = try eviction.collect(store)
+            cache.countEvictions(collection.removed)
+            return collection
+        } catch {
+            log("cache: warning: \(error) Nothing was collected.")
+            return nil
+        }
+    }
+
+    /// Adds this process's counts to `stats.json` and returns the totals.
+    @discardableResult
+    public func flushStatistics() -> CacheStatistics {
+        CacheStatistics.merge(cache.takeSessionCounts(), into: directory)
+    }
+}

@@ -1,0 +1,162 @@
+import CardKit
+import Foundation
+import RenderCache
+import TestSupport
+import Testing
+import VipsKit
+
+@testable import CardPipeline
+
+/// Cache keys come from the resolved, `Encodable` spec and settings: a change to any field
+/// that decides the bytes gives another key. The field lists below are checked against the
+/// types themselves (`Mirror`), so a field added to a type fails here until it is covered.
+@Suite(.libvips) struct CacheKeyTests {
+    let memo: DigestMemo
+    let renderer: CardRenderer
+
+    init() throws {
+        memo = try DigestMemo(directory: try Fixtures.scratchDirectory("memo"))
+        renderer = CardRenderer(catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"))
+    }
+
+    func key(_ spec: CardSpec, _ settings: CardRenderer.Settings = CardRenderer.Settings()) throws -> CacheKey {
+        var renderer = renderer
+        renderer.settings = settings
+        return try CacheKey(
+            inputDigest: "photo", recipe: CardRecipe(spec: spec, renderer: renderer, memo: memo), versions: "v")
+    }
+
+    func labels(_ value: Any) -> Set<String> {
+        Set(Mirror(reflecting: value).children.compactMap(\.label))
+    }
+
+    static let recipient = Recipient(
+        name: "Mme Durand", address1: "12 rue des Lilas", address2: "Bât. B", postcode: "75011", city: "Paris",
+        country: "France")
+    static let base = CardSpec(
+        photo: "a.jpg", placement: .transform(scale: 1.2, rotation: 90, offsetX: 0.1, offsetY: -0.1),
+        frame: "travel/airmail", effect: ColourEffect(.sepia, strength: 0.5),
+        format: CardFormat(size: .a6, dpi: 300, bleed: 3), background: [255, 255, 255],
+        message: CardMessage(text: "Bises", font: .script, size: 14, colour: .blue, align: .left),
+        recipients: [recipient])
+
+    /// One variant of the base spec per field (and per nested field), each named.
+    static let specVariants: [(String, @Sendable (inout CardSpec) -> Void)] = [
+        ("placement.crop", { $0.placement = .crop(x: 0, y: 0, width: 300, height: 200) }),
+        ("placement.scale", { $0.placement = .transform(scale: 1.3, rotation: 90, offsetX: 0.1, offsetY: -0.1) }),
+        ("placement.rotation", { $0.placement = .transform(scale: 1.2, rotation: 0, offsetX: 0.1, offsetY: -0.1) }),
+        ("placement.offsetX", { $0.placement = .transform(scale: 1.2, rotation: 90, offsetX: 0, offsetY: -0.1) }),
+        ("placement.offsetY", { $0.placement = .transform(scale: 1.2, rotation: 90, offsetX: 0.1, offsetY: 0) }),
+        ("frame", { $0.frame = "love/hearts" }),
+        ("frame nil", { $0.frame = nil }),
+        ("effect.name", { $0.effect = ColourEffect(.bw, strength: 0.5) }),
+        ("effect.strength", { $0.effect = ColourEffect(.sepia, strength: 0.6) }),
+        ("effect nil", { $0.effect = nil }),
+        ("format.size", { $0.format.size = .a5 }),
+        ("format.dpi", { $0.format.dpi = 301 }),
+        ("format.bleed", { $0.format.bleed = 2 }),
+        ("background", { $0.background = [255, 255, 254] }),
+        ("message.text", { $0.message?.text = "Bisous" }),
+        ("message.font", { $0.message?.font = .serif }),
+        ("message.size", { $0.message?.size = 15 }),
+        ("message.colour", { $0.message?.colour = .red }),
+        ("message.align", { $0.message?.align = .right }),
+        ("message nil", { $0.message = nil }),
+        ("recipients.name", { $0.recipients[0].name = "M. Durand" }),
+        ("recipients.address1", { $0.recipients[0].address1 = "13 rue des Lilas" }),
+        ("recipients.address2", { $0.recipients[0].address2 = nil }),
+        ("recipients.postcode", { $0.recipients[0].postcode = "75012" }),
+        ("recipients.city", { $0.recipients[0].city = "Lyon" }),
+        ("recipients.country", { $0.recipients[0].country = "Belgique" }),
+        ("recipients count", { $0.recipients.append(recipient) }),
+    ]
+
+    @Test func everyFieldOfTheSpecChangesTheKey() throws {
+        // The fields covered here are all the fields there are.
+        #expect(
+            labels(Self.base)
+                == ["photo", "placement", "frame", "effect", "format", "background", "message", "recipients"])
+        #expect(labels(Self.base.format) == ["size", "dpi", "bleed"])
+        #expect(labels(Self.base.effect!) == ["name", "strength"])
+        #expect(labels(Self.base.message!) == ["text", "font", "size", "colour", "align"])
+        #expect(labels(Self.recipient) == ["name", "address1", "address2", "postcode", "city", "country"])
+        let baseKey = try key(Self.base)
+        var seen: Set<CacheKey> = [baseKey]
+        for (name, change) in Self.specVariants {
+            var spec = Self.base
+            change(&spec)
+            let changed = try key(spec)
+            #expect(!seen.contains(changed), "changing \(name) did not change the key")
+            seen.insert(changed)
+        }
+        // The photo's path is not part of it: the same bytes under another name are one entry.
+        var renamed = Self.base
+        renamed.photo = "elsewhere/b.jpg"
+        #expect(try key(renamed) == baseKey)
+    }
+
+    @Test func everyRendererSettingChangesTheKey() throws {
+        let settings = CardRenderer.Settings()
+        #expect(labels(settings) == ["policy", "qualityThreshold", "printEncoding", "sampleLongSide", "smallWidth"])
+        #expect(labels(settings.policy) == ["maxPixels", "maxFileBytes", "formats", "damage"])
+        #expect(
+            labels(settings.printEncoding)
+                == [
+                    "format", "quality", "progressive", "chroma", "pngCompression", "palette", "background",
+                    "keepMetadata", "keepResolution",
+                ])
+        let variants: [(String, (inout CardRenderer.Settings) -> Void)] = [
+            ("policy.maxPixels", { $0.policy.maxPixels -= 1 }),
+            ("policy.maxFileBytes", { $0.policy.maxFileBytes -= 1 }),
+            ("policy.formats", { $0.policy.formats.remove(.gif) }),
+            ("policy.damage", { $0.policy.damage = .warn }),
+            ("qualityThreshold", { $0.qualityThreshold = 151 }),
+            ("printEncoding.format", { $0.printEncoding.format = .tiff }),
+            ("printEncoding.quality", { $0.printEncoding.quality = 91 }),
+            ("printEncoding.progressive", { $0.printEncoding.progressive = true }),
+            ("printEncoding.chroma", { $0.printEncoding.chroma = .subsampled }),
+            ("printEncoding.pngCompression", { $0.printEncoding.pngCompression = 5 }),
+            ("printEncoding.palette", { $0.printEncoding.palette = true }),
+            ("printEncoding.background", { $0.printEncoding.background = [0, 0, 0] }),
+            ("printEncoding.keepMetadata", { $0.printEncoding.keepMetadata = true }),
+            ("printEncoding.keepResolution", { $0.printEncoding.keepResolution = false }),
+            ("sampleLongSide", { $0.sampleLongSide = 801 }),
+            ("smallWidth", { $0.smallWidth = 201 }),
+        ]
+        var seen: Set<CacheKey> = [try key(Self.base, settings)]
+        for (name, change) in variants {
+            var changed = settings
+            change(&changed)
+            let changedKey = try key(Self.base, changed)
+            #expect(!seen.contains(changedKey), "changing \(name) did not change the key")
+            seen.insert(changedKey)
+        }
+        // Equal settings always give equal keys (the format set is encoded sorted).
+        #expect(try key(Self.base, CardRenderer.Settings()) == (try key(Self.base, CardRenderer.Settings())))
+    }
+
+    @Test func everyThumbnailSettingChangesTheKey() throws {
+        let thumbnailer = CachedThumbnailer(thumbnailer: Thumbnailer(), cache: nil)
+        #expect(labels(Thumbnailer()) == ["maxWidth", "policy"])
+        #expect(
+            labels(ThumbnailRecipe(width: 1, enlarge: false, options: EncodeOptions(), policy: .default))
+                == ["kind", "width", "enlarge", "options", "policy"])
+        let options = EncodeOptions()
+        let base = try thumbnailer.key(inputDigest: "d", width: 200, enlarge: false, options: options)
+        var changedOptions = options
+        changedOptions.quality = 99
+        let keys = [
+            try thumbnailer.key(inputDigest: "e", width: 200, enlarge: false, options: options),
+            try thumbnailer.key(inputDigest: "d", width: 201, enlarge: false, options: options),
+            try thumbnailer.key(inputDigest: "d", width: 200, enlarge: true, options: options),
+            try thumbnailer.key(inputDigest: "d", width: 200, enlarge: false, options: changedOptions),
+            try CachedThumbnailer(thumbnailer: Thumbnailer(policy: DecodePolicy(damage: .warn)), cache: nil)
+                .key(inputDigest: "d", width: 200, enlarge: false, options: options),
+        ]
+        #expect(Set(keys + [base]).count == keys.count + 1)
+        // maxWidth only refuses widths: it never changes a thumbnail's bytes, so not its key.
+        #expect(
+            try CachedThumbnailer(thumbnailer: Thumbnailer(maxWidth: 300), cache: nil)
+                .key(inputDigest: "d", width: 200, enlarge: false, options: options) == base)
+    }
+}

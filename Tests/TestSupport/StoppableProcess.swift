@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, so that a test can see it stop itself
+/// (`SIGSTOP` at a failpoint) and kill it exactly there; Foundation's `Process` reaps its
+/// children itself and cannot report a stop.
+public final class StoppableProcess: Sendable {
+    /// The child's process id.
+    public let pid: pid_t
+
+    /// Starts `executable` with `arguments`, the current environment plus `environment`,
+    /// standard output and error to `/dev/null`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        guard status == 0 else {
+            throw Tools.ToolError(message: "posix_spawn \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+    }
+
+    /// How the child ended or paused.
+    public enum State: Equatable, Sendable {
+        case stopped(signal: Int32)
+        case exited(status: Int32)
+        case killed(signal: Int32)
+    }
+
+    /// Waits until the child stops or ends, for at most `seconds` (a bound, not a guess:
+    /// nil only when it did neither in that time).
+    public func wait(upTo seconds: Double) -> State? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WUNTRACED | WNOHANG)
+            if result == pid {
+                if status & 0xff == 0x7f { return .stopped(signal: (status >> 8) & 0xff) }
+                if status & 0x7f == 0 { return .exited(status: (status >> 8) & 0xff) }
+                return .killed(signal: status & 0x7f)
+            }
+            usleep(5_000)
+        }
+        return nil
+    }
+
+    /// Kills the child with `SIGKILL` and reaps it.
+    public func kill() {
+        _ = Glibc.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+    }
+}
