@@ -155,21 +155,3 @@ extension FrameCatalogue {
 func artPath(_ frame: FrameDesign, in directory: String) -> String {
     FilePath(directory).appending(frame.theme).appending(frame.art).string
 }
-
-/// Frame art ready to lay over a card: colour and alpha, 8-bit, in memory.
-public struct FrameOverlay: Sendable {
-    /// The art's RGB.
-    public let colour: VImage
-    /// The art's alpha (0 transparent, 255 opaque).
-    public let alpha: VImage
-}
-
-/// A frame manifest or its art is unusable.
-public struct FrameCatalogueError: Error, Sendable, CustomStringConvertible {
-    /// The manifest or art file.
-    public let manifest: String
-    /// What is wrong, as the end of a sentence.
-    public let problem: String
-
-    public var description: String { "\(manifest): \(problem)." }
-}

@@ -59,16 +59,6 @@ public struct BatchRunner: Sendable {
     }
 }
 
-/// What a batch run produced.
-public struct BatchRun<Outcome: Sendable>: Sendable {
-    /// The outcome of every job that ran, in job order.
-    public var outcomes: [Outcome]
-    /// Whether it stopped before starting every job.
-    public var interrupted: Bool
-    /// Wall time in seconds.
-    public var seconds: Double
-}
-
 extension BatchRunner {
     /// Runs `work` on every job (see `run`) and collects the outcomes in job order.
     public func collect<Job: Sendable, Outcome: Sendable>(

@@ -9,20 +9,6 @@ import SystemPackage
     import Glibc
 #endif
 
-/// One input file found on the command line or under a directory.
-public struct InputItem: Sendable, Equatable {
-    /// The path to read.
-    public let path: String
-    /// The path relative to the input it was found under (a file argument: its name),
-    /// used to mirror the input tree in the output directory.
-    public let relativePath: String
-
-    public init(path: String, relativePath: String) {
-        self.path = path
-        self.relativePath = relativePath
-    }
-}
-
 /// Expands file and directory arguments into the files to process.
 public enum InputWalker {
     /// File extensions (lower case) taken from directories. A file named on the command

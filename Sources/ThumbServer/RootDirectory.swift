@@ -66,13 +66,3 @@ public struct RootDirectory: Sendable {
         return File(path: real, stamp: stamp, modified: Int(info.st_mtim.tv_sec))
     }
 }
-
-/// The root directory given to the server cannot be served.
-public struct RootDirectoryError: Error, Sendable, CustomStringConvertible {
-    /// The directory as given.
-    public let directory: String
-    /// Why.
-    public let reason: String
-
-    public var description: String { "\(directory): cannot be served: \(reason)." }
-}

@@ -2,11 +2,16 @@
 //
 // Why this exists: libvips takes optional arguments as NULL-terminated C varargs
 // (`vips_thumbnail(in, &out, width, "height", h, NULL)`), and Swift cannot call C
-// variadic functions. Each wrapper here passes a fixed set of arguments to one
-// libvips operation and nothing else: no logic, no allocation, no policy. Every
-// function is named `CVipsShim_<libvips nickname>`; it returns what libvips returns
-// (0 on success, -1 with the error buffer set) and Swift turns failure into a typed
-// error in one place (VipsKit's `vipsCall`).
+// variadic functions. Each wrapper here calls one libvips operation with a fixed set of
+// arguments. Besides the call, a wrapper only packages arguments: a C array of doubles
+// becomes the `VipsArrayDouble` or matrix image the operation takes (made before the call
+// and released after it), and `text` leaves out `width` when it is 0 (libvips has no
+// neutral value for it). Where a wrapper fixes an option, its comment says so (TIFF:
+// deflate, resolution in inches). Functions are named `CVipsShim_<libvips nickname>`,
+// with a suffix where one operation is wrapped in a fixed form (`copy_resolution`,
+// `ifthenelse_blend`); each returns what libvips returns (0 or a pointer on success, -1
+// or NULL with the error buffer set), and Swift turns failure into a `VipsError` tagged
+// with the operation and the file (VipsKit's `vipsCall` and `takeVipsError`).
 #ifndef CVIPSSHIM_H
 #define CVIPSSHIM_H
 

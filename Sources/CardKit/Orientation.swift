@@ -1,0 +1,4 @@
+/// Which way up the card is printed.
+public enum Orientation: String, Sendable, Codable, CaseIterable {
+    case landscape, portrait
+}
