@@ -1,3 +1,4 @@
+import Synchronization
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -129,9 +130,13 @@ public enum AtomicFile {
             return setting.text.isEmpty || path.contains(setting.text)
         }
 
-        /// Stops the process here when `point` is set for `path`.
+        /// Whether the process stopped at the failpoint already: it stops once, so that a
+        /// test may also let it go on (`SIGCONT`) and watch what it does next.
+        private static let reached = Atomic<Bool>(false)
+
+        /// Stops the process here, the first time, when `point` is set for `path`.
         static func reach(_ point: Failpoint, for path: String) {
-            if isSet(point, for: path) { raise(SIGSTOP) }
+            if isSet(point, for: path) && !reached.exchange(true, ordering: .relaxed) { raise(SIGSTOP) }
         }
     }
 }

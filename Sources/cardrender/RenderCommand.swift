@@ -43,8 +43,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Paper size for photos without a spec.")
     var size: PaperSize = .a6
 
-    @Option(help: "Cards rendered in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: "Cards rendered in parallel (default: the number of cores).")
+    var jobsOption: Int?
+
+    /// `--jobs`, or the number of cores.
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: ArgumentHelp("Where to write the JSON report (default: OUT/report.json).", valueName: "file"))
     var report: String?

@@ -52,8 +52,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest width accepted.")
     var maxWidth = 4096
 
-    @Option(help: "Threads doing pixel work (default: the number of cores).")
-    var workers = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("workers"), help: "Threads doing pixel work (default: the number of cores).")
+    var workersOption: Int?
+
+    /// `--workers`, or the number of cores.
+    var workers: Int { workersOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: "Requests that may wait for a worker; more are refused with 503 and Retry-After.")
     var queue = 64

@@ -49,14 +49,20 @@ struct ThumbCommand: ParsableCommand {
     )
     var output: String?
 
-    @Option(help: "Images processed in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: "Images processed in parallel (default: the number of cores).")
+    var jobsOption: Int?
+
+    /// `--jobs`, or the number of cores.
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: "Largest width accepted.")
     var maxWidth: Int = 8192
 
     @Flag(help: "Allow a width above the source width (default: the source size is kept).")
     var enlarge = false
+
+    @Option(help: ArgumentHelp("Write a JSON report of the batch here (with --out).", valueName: "file"))
+    var report: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -78,6 +84,8 @@ struct ThumbCommand: ParsableCommand {
             throw ValidationError("Say where thumbnails go: --out DIR, or -o FILE (or -o -) for one input.")
         case (.some, .some):
             throw ValidationError("Use either --out DIR or -o FILE, not both.")
+        case (nil, .some) where report != nil:
+            throw ValidationError("--report describes a batch; use it with --out DIR, not -o.")
         case (nil, .some):
             var isDirectory = false
             let single =
@@ -126,6 +134,7 @@ struct ThumbCommand: ParsableCommand {
                 Console.out("\(output) \(width)x\(height)")
             }
         }
+        if let report { try ThumbReport(plan: plan, run: run).write(to: report) }
         if run.interrupted { throw ExitCode(130) }
         if !plan.problems.isEmpty || run.outcomes.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }

@@ -138,22 +138,16 @@ import VipsKit
                     atPath: Fixtures.photo("photos/" + name), toPath: "\(input)/\(copy)-\(name)")
             }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ThumbCommandTests.binary)
-        process.arguments = [
-            "render", input, "--out", output, "--jobs", "2", "--quiet", "--frame", "classic/ebony", "--no-cache",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait for the first finished card, then interrupt.
-        let deadline = Date().addingTimeInterval(60)
-        while !Fixtures.files(under: output).contains(where: { $0.hasSuffix(".small.png") }) && Date() < deadline {
-            usleep(20_000)
-        }
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        // The process stops itself as its first card's last file is about to get its name;
+        // Ctrl-C arrives there, and it goes on: a deterministic interrupt mid-batch.
+        let child = try StoppableProcess(
+            ThumbCommandTests.binary,
+            ["render", input, "--out", output, "--jobs", "2", "--quiet", "--frame", "classic/ebony", "--no-cache"],
+            environment: ["CARDRENDER_FAILPOINT": "stop-before-rename@.small.png"])
+        #expect(child.wait(upTo: 120) == .stopped(signal: SIGSTOP))
+        child.send(SIGINT)
+        child.send(SIGCONT)
+        #expect(child.wait(upTo: 120) == .exited(status: 130))
         let files = Fixtures.files(under: output)
         #expect(!files.contains { $0.contains(".tmp-") }, "temporary files left: \(files)")
         let result = try report(output + "/report.json")

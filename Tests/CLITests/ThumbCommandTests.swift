@@ -115,4 +115,33 @@ import VipsKit
         #expect(run.stderr.contains("over the limit of 5000 pixels"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/t.png"))
     }
+
+    /// The thumbnail batch shares the card batch's engine: Ctrl-C stops it the same way
+    /// (exit 130, what ran is whole, the report says what did not start).
+    @Test func interruptedThumbnailBatchReportsWhatDidNotStart() throws {
+        let input = try Fixtures.scratchDirectory("photos")
+        for index in 0..<6 {
+            try Synthetic.image(input + "/p\(index).png", width: 300 + index, height: 200, bands: 3) { x, y in
+                [UInt8(x % 256), UInt8(y % 256), UInt8(index * 40)]
+            }
+        }
+        let output = try Fixtures.scratchDirectory("out")
+        let report = output + ".report.json"
+        let child = try StoppableProcess(
+            Self.binary,
+            ["thumb", input, "--width", "100", "--out", output, "--report", report, "--jobs", "1", "--no-cache"],
+            environment: ["CARDRENDER_FAILPOINT": "stop-before-rename@/out"])
+        #expect(child.wait(upTo: 120) == .stopped(signal: SIGSTOP))
+        child.send(SIGINT)
+        child.send(SIGCONT)
+        #expect(child.wait(upTo: 120) == .exited(status: 130))
+        let files = Fixtures.files(under: output)
+        #expect(files.count == 1 && !files[0].contains(".tmp-"), "\(files)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(json["interrupted"] as? Bool == true)
+        #expect(summary["written"] as? Int == 1 && summary["notStarted"] as? Int == 5 && summary["total"] as? Int == 6)
+        #expect(try Fixtures.load(output + "/" + files[0]).width == 100)
+    }
 }

@@ -60,6 +60,11 @@ public final class StoppableProcess: Sendable {
         return nil
     }
 
+    /// Sends `signal` to the child.
+    public func send(_ signal: Int32) {
+        _ = Glibc.kill(pid, signal)
+    }
+
     /// Kills the child with `SIGKILL` and reaps it.
     public func kill() {
         _ = Glibc.kill(pid, SIGKILL)

@@ -116,4 +116,27 @@ import VipsKit
             #expect(HTTPDate.parse(bad) == nil, "\(bad)")
         }
     }
+
+    /// The server's `format=` takes the names the command line's `--format` takes.
+    @Test func theServerAndTheCommandLineTakeTheSameFormatNames() async throws {
+        let tree = try ServedTree.make()
+        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+            for (name, type) in [
+                ("jpg", "image/jpeg"), ("JPEG", "image/jpeg"), ("tif", "image/tiff"), ("webp", "image/webp"),
+            ] {
+                let reply = try await server.request("/thumb/photos/quad.png?width=16&format=\(name)")
+                #expect(reply.status == 200 && reply.header("Content-Type") == type, "\(name)")
+                let output = try Fixtures.scratchDirectory("cli") + "/t"
+                let run = try Tools.run(
+                    Tools.cardrender,
+                    [
+                        "thumb", tree.root + "/photos/quad.png", "--width", "16", "--format", name, "-o", output,
+                        "--no-cache",
+                    ])
+                #expect(run.status == 0, "\(name): \(run.stderr)")
+                let written = try Data(contentsOf: URL(fileURLWithPath: output))
+                #expect(written == reply.body, "\(name): the CLI and the server made different bytes")
+            }
+        }
+    }
 }
