@@ -4,7 +4,6 @@ import PackageDescription
 // The benchmarks live in their own package so the root build stays lean.
 let package = Package(
     name: "cardrender-benchmarks",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "cardrender", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -44,6 +43,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CardKit", package: "cardrender"),
                 .product(name: "RenderCache", package: "cardrender"),
+                .product(name: "CardPipeline", package: "cardrender"),
                 .product(name: "VipsKit", package: "cardrender"),
             ],
             path: "Benchmarks/CacheBenchmarks",

@@ -145,7 +145,10 @@ import VipsKit
                 ("width=4097", "width: expected a whole number from 1 to 4096; received \"4097\"."),
                 ("width=1.5", "width: expected a whole number from 1 to 4096; received \"1.5\"."),
                 ("width=10&width=20", "width: expected the parameter once; received \"it twice\"."),
-                ("width=10&format=gif", "format: expected png, jpeg (jpg), webp, avif, tiff (tif) or auto; received \"gif\"."),
+                (
+                    "width=10&format=gif",
+                    "format: expected png, jpeg (jpg), webp, avif, tiff (tif) or auto; received \"gif\"."
+                ),
                 ("width=10&format=jpeg&quality=0", "quality: expected a whole number from 1 to 100; received \"0\"."),
                 (
                     "width=10&format=jpeg&quality=101",

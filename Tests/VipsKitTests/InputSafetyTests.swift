@@ -103,6 +103,20 @@ import VipsKit
         #expect(try data.header(policy: DecodePolicy(maxPixels: 64 * 48)).width == 64)
     }
 
+    /// Every decode checks the pixel limit itself: a caller that skips `header(policy:)`
+    /// still cannot decode more pixels than its policy allows.
+    @Test func everyDecodeEnforcesThePixelLimit() throws {
+        let path = try Fixtures.scratchDirectory() + "/q.jpg"
+        try Tools.vips("black", path, "64", "48", "--bands", "3")
+        let data = try ImageData(contentsOfFile: path, maxBytes: 1 << 20)
+        let small = DecodePolicy(maxPixels: 1000)
+        let refused = ImageInputError.tooManyPixels(file: path, width: 64, height: 48, limit: 1000)
+        #expect(throws: refused) { try data.decode(policy: small, strict: true) }
+        #expect(throws: refused) { try data.decode(policy: small, strict: true, atLeast: 8, height: 6) }
+        #expect(throws: refused) { try data.thumbnail(policy: small, width: 8, height: 6, strict: true) }
+        #expect(try data.decode(policy: DecodePolicy(maxPixels: 64 * 48), strict: true).width == 64)
+    }
+
     @Test func formatsCanBeNarrowed() throws {
         let path = try Fixtures.scratchDirectory() + "/q.png"
         try Synthetic.quadrants(path)

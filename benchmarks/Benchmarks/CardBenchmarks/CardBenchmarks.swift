@@ -5,6 +5,7 @@ import Foundation
 import VipsKit
 
 let benchmarks: @Sendable () -> Void = {
+    Vips.start()
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .throughput, .peakMemoryResident],
         timeUnits: .milliseconds,
