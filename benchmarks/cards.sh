@@ -21,15 +21,15 @@ gd_one="php $peers_dir/gd_card.php $work/frame.png"' "$0" "$1"'
 
 hyperfine -N --warmup 1 --runs 5 --export-json "$work/cards.json" \
   --prepare "bash -c 'rm -rf $work/out && mkdir -p $work/out'" \
-  -n "cardrender render --jobs 2 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet" \
-  -n "cardrender render --jobs 1 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 1 --quiet" \
-  -n "cardrender render --jobs 2 ($jpegs JPEGs)" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet" \
+  -n "cardrender render --jobs 2 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet --no-cache" \
+  -n "cardrender render --jobs 1 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 1 --quiet --no-cache" \
+  -n "cardrender render --jobs 2 ($jpegs JPEGs)" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet --no-cache" \
   -n "pyvips, 2 processes ($jpegs JPEGs)" "env VIPS_CONCURRENCY=1 python3 $peers_dir/pyvips_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "Pillow, 2 processes ($jpegs JPEGs)" "python3 $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "ImageMagick, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/out'" \
   -n "PHP GD, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$gd_one'\'' $work/out'" >&2
 
-/usr/bin/time -f "%M" -o "$work/rss" "$ours" render "$work/in" --out "$work/rss-out" --frame travel/airmail --effect sepia --jobs 2 --quiet 2>/dev/null
+/usr/bin/time -f "%M" -o "$work/rss" "$ours" render "$work/in" --out "$work/rss-out" --frame travel/airmail --effect sepia --jobs 2 --quiet --no-cache 2>/dev/null
 python3 - "$work/cards.json" "$(tail -1 "$work/rss")" <<'PY'
 import json, re, sys
 results = json.load(open(sys.argv[1]))["results"]

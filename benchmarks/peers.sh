@@ -17,7 +17,7 @@ echo "files in the directory job: $count" >&2
 
 # One file, whole process.
 hyperfine -N --warmup 3 --runs 30 --export-json "$work/single.json" \
-  -n "cardrender thumb" "$ours thumb $photo --width 200 -o $work/out/ours.png" \
+  -n "cardrender thumb" "$ours thumb $photo --width 200 -o $work/out/ours.png --no-cache" \
   -n "vipsthumbnail" "vipsthumbnail $photo -s 200x -o $work/out/vt.png" \
   -n "ImageMagick" "$im $photo -resize 200x $work/out/im.png" \
   -n "ImageMagick jpeg:size" "$im -define jpeg:size=400x300 $photo -resize 200x $work/out/im2.png" \
@@ -29,7 +29,7 @@ hyperfine -N --warmup 3 --runs 30 --export-json "$work/single.json" \
 
 # Peak RSS of one run each (GNU time, KiB).
 rss() { /usr/bin/time -f "%M" -o "$work/rss1" "${@:2}" >/dev/null 2>&1; printf '%s\t%s\n' "$1" "$(tail -1 "$work/rss1")" >>"$work/rss.tsv"; }
-rss "cardrender thumb" "$ours" thumb "$photo" --width 200 -o "$work/out/ours.png"
+rss "cardrender thumb" "$ours" thumb "$photo" --width 200 -o "$work/out/ours.png" --no-cache
 rss "vipsthumbnail" vipsthumbnail "$photo" -s 200x -o "$work/out/vt.png"
 rss "ImageMagick" $im "$photo" -resize 200x "$work/out/im.png"
 rss "ImageMagick jpeg:size" $im -define jpeg:size=400x300 "$photo" -resize 200x "$work/out/im2.png"
@@ -44,12 +44,12 @@ gm_one='gm convert -size 400x400 "$1" -resize 200x "$0/$(basename "$1" .jpg).png
 im_one="$im"' -define jpeg:size=400x400 "$1" -resize 200x "$0/$(basename "$1" .jpg).png"'
 hyperfine -N --warmup 1 --runs 10 --export-json "$work/directory.json" \
   --prepare "bash -c 'rm -rf $work/d && mkdir -p $work/d'" \
-  -n "cardrender thumb DIR --jobs 2" "$ours thumb $work/in --width 200 --out $work/d --jobs 2 --quiet" \
-  -n "cardrender thumb DIR --jobs 1" "$ours thumb $work/in --width 200 --out $work/d --jobs 1 --quiet" \
+  -n "cardrender thumb DIR --jobs 2" "$ours thumb $work/in --width 200 --out $work/d --jobs 2 --quiet --no-cache" \
+  -n "cardrender thumb DIR --jobs 1" "$ours thumb $work/in --width 200 --out $work/d --jobs 1 --quiet --no-cache" \
   -n "vipsthumbnail (all files, one call)" "bash -c 'vipsthumbnail $work/in/*.jpg -s 200x -o $work/d/%s.png'" \
   -n "GraphicsMagick (xargs -P 2)" "bash -c 'ls $work/in/*.jpg | xargs -P 2 -n 1 sh -c '\''$gm_one'\'' $work/d'" \
   -n "ImageMagick jpeg:size (xargs -P 2)" "bash -c 'ls $work/in/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/d'" >&2
-rss "cardrender thumb DIR --jobs 2" "$ours" thumb "$work/in" --width 200 --out "$work/d2" --jobs 2 --quiet
+rss "cardrender thumb DIR --jobs 2" "$ours" thumb "$work/in" --width 200 --out "$work/d2" --jobs 2 --quiet --no-cache
 
 # sharp's workload in process: pyvips (same libvips) and cardrender's VipsKit benchmark.
 printf 'pyvips %s\t%s\n' "$(python3 -c 'import pyvips; print(pyvips.__version__)')" \

@@ -26,8 +26,10 @@ for photo in "$corpus"/photos/*.jpg; do cp "$photo" "$root/"; done
 names=()
 for photo in "$root"/*.jpg; do names+=("$(basename "$photo")"); done
 pids=()
-# thumbor --processes forks workers that outlive their parent: stop them by their command line.
-trap 'kill "${pids[@]}" 2>/dev/null; pkill -f "thumbor --port 8303"; wait 2>/dev/null; rm -rf "$work"' EXIT
+thumbor_group=""
+# thumbor --processes forks workers that outlive their parent: it runs in a process group of
+# its own (setsid), stopped as a group by its id, so no other process of the user is touched.
+trap 'kill "${pids[@]}" 2>/dev/null; [[ -n $thumbor_group ]] && kill -- "-$thumbor_group" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 for port in 8301 8302 8303; do
   ! ss -ltn | grep -q ":$port " || { echo "server.sh: port $port is in use" >&2; exit 1; }
 done
@@ -100,8 +102,10 @@ RESULT_STORAGE = None
 ENGINE = 'thumbor.engines.pil'
 QUALITY = 85
 THUMBOR
-"$venv/bin/thumbor" --port 8303 --conf "$work/thumbor.conf" --processes "$cores" -l error >"$work/thumbor.log" 2>&1 &
-pids+=($!)
+# Without job control a background job is not a group leader, so setsid makes the new
+# session in this very process: its pid is the group id.
+setsid "$venv/bin/thumbor" --port 8303 --conf "$work/thumbor.conf" --processes "$cores" -l error >"$work/thumbor.log" 2>&1 &
+thumbor_group=$!
 wait_for http://127.0.0.1:8303/healthcheck
 wait_for "http://127.0.0.1:8302/${names[0]%.jpg}.png"
 
