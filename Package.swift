@@ -35,6 +35,11 @@ let package = Package(
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         .target(name: "FileUtilities", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // libjpeg-turbo (Debian libjpeg62-turbo-dev) with errors that return instead of exit().
+        .target(name: "CJPEGBridge", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The fast path's SIMD loops, runtime-dispatched (target_clones).
+        .target(name: "CPixelKernels"),
+        .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPixelKernels"]),
         .target(
             name: "VipsKit",
             dependencies: [
@@ -43,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "CardKit",
-            dependencies: ["VipsKit", "FileUtilities", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["VipsKit", "FastPath", "FileUtilities", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "RenderCache",

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   libvips-dev     # libvips 8.14 and its headers: the pixels
+  libjpeg62-turbo-dev   # libjpeg-turbo headers: the fast path decodes and encodes JPEG with it
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib
   pkg-config

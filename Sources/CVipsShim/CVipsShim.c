@@ -110,6 +110,17 @@ int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double 
     return result;
 }
 
+int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d, double idx, double idy) {
+    VipsInterpolate *bicubic = vips_interpolate_new("bicubic");
+    if (!bicubic) return -1;
+    int result = vips_affine(in, out, a, 0.0, 0.0, d, "interpolate", bicubic, "extend", VIPS_EXTEND_COPY, "idx", idx,
+                             "idy", idy, NULL);
+    g_object_unref(bicubic);
+    return result;
+}
+
+int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle) { return vips_rot(in, out, angle, NULL); }
+
 int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
                      int columns) {
     VipsImage *m = vips_image_new_matrix_from_array(columns, rows, matrix, rows * columns);

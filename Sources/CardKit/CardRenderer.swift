@@ -30,18 +30,29 @@ public struct CardRenderer: Sendable {
         public var sampleLongSide: Int
         /// The small image's width (200 px, GD-style, PNG).
         public var smallWidth: Int
+        /// Which pixel path may render fronts.
+        public var engine: Engine
+
+        /// The pixel paths a renderer may use.
+        public enum Engine: String, Sendable, Hashable, Codable, CaseIterable {
+            /// The fast path for the photos that allow it, libvips for the rest.
+            case auto
+            /// libvips for every card (for comparison).
+            case general
+        }
 
         public init(
             policy: DecodePolicy = .default, qualityThreshold: Double = 150,
             printEncoding: EncodeOptions = EncodeOptions(
                 format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
-            sampleLongSide: Int = 800, smallWidth: Int = 200
+            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: Engine = .auto
         ) {
             self.policy = policy
             self.qualityThreshold = qualityThreshold
             self.printEncoding = printEncoding
             self.sampleLongSide = sampleLongSide
             self.smallWidth = smallWidth
+            self.engine = engine
         }
     }
 
@@ -71,20 +82,20 @@ public struct CardRenderer: Sendable {
         let art = try frame.map { frame in
             try catalogue!.overlay(frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
         }
-        // Decode, place, effect and frame run to memory inside the damage handler: a libvips
-        // failure there is the photo's (damaged data). Encoding runs after, outside it: an
-        // encoder failure is cardrender's, never blamed on the input nor retried leniently.
-        let (print, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
-            let window = try PhotoPlacer(layout: layout, background: spec.background, policy: settings.policy)
-                .place(photo, header: header, strict: strict)
-            var card = try effect.apply(to: window)
-                .embedded(
-                    x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
-                    background: spec.background)
-            if let art { card = try card.blended(with: art.colour, mask: art.alpha) }
-            return try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
+        let front: RenderedSide
+        let warning: String?
+        let path: RenderPath
+        if let info = FastCardRenderer.plan(photo: photo, header: header, spec: spec, settings: settings) {
+            let fast = FastCardRenderer(settings: settings)
+            let (pixels, fastWarning) = try fast.print(
+                photo: photo, info: info, layout: layout, effect: effect, art: art, background: spec.background)
+            front = try fast.encode(pixels, dpi: spec.format.dpi)
+            (warning, path) = (fastWarning, .fast)
+        } else {
+            (front, warning) = try renderGeneral(
+                photo, header: header, spec: spec, layout: layout, effect: effect, art: art)
+            path = .general
         }
-        let front = try encodeOutputs(print)
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
         var versos: [RenderedSide] = []
         if spec.message != nil || !spec.recipients.isEmpty {
@@ -100,7 +111,28 @@ public struct CardRenderer: Sendable {
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
             effectiveDPI: effectiveDPI,
             quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: settings.qualityThreshold),
-            versos: versos, warning: warning, renderTime: ContinuousClock.now - started)
+            versos: versos, warning: warning, path: path, renderTime: ContinuousClock.now - started)
+    }
+
+    /// The front through libvips's lazy pipeline. Decode, place, effect and frame run to
+    /// memory inside the damage handler: a libvips failure there is the photo's (damaged
+    /// data). Encoding runs after, outside it: an encoder failure is cardrender's, never
+    /// blamed on the input nor retried leniently.
+    private func renderGeneral(
+        _ photo: ImageData, header: ImageHeader, spec: CardSpec, layout: CardLayout, effect: ColourEffect,
+        art: FrameOverlay?
+    ) throws -> (RenderedSide, warning: String?) {
+        let (print, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
+            let window = try PhotoPlacer(layout: layout, background: spec.background, policy: settings.policy)
+                .place(photo, header: header, strict: strict)
+            var card = try effect.apply(to: window)
+                .embedded(
+                    x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
+                    background: spec.background)
+            if let art { card = try card.blended(with: art.colour, mask: art.alpha) }
+            return try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
+        }
+        return (try encodeOutputs(print), warning)
     }
 
     private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {

@@ -34,26 +34,39 @@ public struct ColourEffect: Sendable, Equatable, Hashable, Codable {
     /// No effect.
     public static let normal = ColourEffect(.normal)
 
+    /// The effect as numbers, strength applied (see the type's formulas): v = (M p) x
+    /// contrast + lift, times 1 - vignette x d². Nil when it changes nothing.
+    public var parameters: (matrix: [[Double]], contrast: Double, lift: Double, vignette: Double)? {
+        let s = max(0, min(1, strength))
+        guard name != .normal, s > 0 else { return nil }
+        switch name {
+        case .normal:
+            return nil
+        case .bw:
+            let luma = [0.299, 0.587, 0.114]
+            return (Self.blend([luma, luma, luma], s), 1, 0, 0)
+        case .sepia:
+            let sepia = [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]
+            return (Self.blend(sepia, s), 1, 0, 0)
+        case .vintage:
+            let warm = [[0.90, 0.15, 0.05], [0.05, 0.85, 0.08], [0.05, 0.10, 0.70]]
+            return (Self.blend(warm, s), 1 - 0.18 * s, 28 * s, 0.35 * s)
+        }
+    }
+
     /// Applies the effect to an opaque 8-bit sRGB image.
     /// - Throws: `VipsError` from the libvips operations (`recomb`, `linear`, `multiply`).
     public func apply(to image: VImage) throws -> VImage {
-        let s = max(0, min(1, strength))
-        guard name != .normal, s > 0 else { return image }
-        switch name {
-        case .normal:
-            return image
-        case .bw:
-            let luma = [0.299, 0.587, 0.114]
-            return try image.recombined(Self.blend([luma, luma, luma], s)).castToUChar()
-        case .sepia:
-            let sepia = [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]
-            return try image.recombined(Self.blend(sepia, s)).castToUChar()
-        case .vintage:
-            let warm = [[0.90, 0.15, 0.05], [0.05, 0.85, 0.08], [0.05, 0.10, 0.70]]
-            let faded = try image.recombined(Self.blend(warm, s)).linear([1 - 0.18 * s], [28 * s])
-            return try faded.multiplied(by: Self.vignette(width: image.width, height: image.height, depth: 0.35 * s))
-                .castToUChar()
+        guard let parameters else { return image }
+        var result = try image.recombined(parameters.matrix)
+        if parameters.contrast != 1 || parameters.lift != 0 {
+            result = try result.linear([parameters.contrast], [parameters.lift])
         }
+        if parameters.vignette != 0 {
+            result = try result.multiplied(
+                by: Self.vignette(width: image.width, height: image.height, depth: parameters.vignette))
+        }
+        return try result.castToUChar()
     }
 
     /// s M + (1 - s) I.

@@ -25,6 +25,8 @@ public struct RenderedCard: Sendable {
     public let versos: [RenderedSide]
     /// Set when damaged data was rendered leniently.
     public let warning: String?
+    /// Which pixel path rendered the front.
+    public let path: RenderPath
     /// Wall time of the render.
     public let renderTime: Duration
 }

@@ -102,6 +102,7 @@ public struct CardBatch: Sendable {
             outcome.frame = card.record.frame
             outcome.effect = card.record.effect
             outcome.warning = card.record.warning
+            outcome.path = card.record.path
             outcome.cached = cache == nil ? nil : result.cached
         } catch {
             outcome.error = ErrorText.describe(error, file: job.name)

@@ -24,6 +24,7 @@ struct FinishedCard: Sendable {
         var frame: String?
         var effect: String
         var warning: String?
+        var path: RenderPath
     }
 
     init(_ card: RenderedCard) {
@@ -31,7 +32,7 @@ struct FinishedCard: Sendable {
         record = Record(
             sideSizes: sides.map { CardOutcome.Sizes(print: $0.printSize, sample: $0.sampleSize, small: $0.smallSize) },
             effectiveDPI: (card.effectiveDPI * 10).rounded() / 10, quality: card.quality, frame: card.frame,
-            effect: card.effect.name.rawValue, warning: card.warning)
+            effect: card.effect.name.rawValue, warning: card.warning, path: card.path)
     }
 
     /// The card a cache entry holds, or nil when the entry is not a whole card.

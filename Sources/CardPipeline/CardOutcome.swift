@@ -34,6 +34,8 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     public var frame: String?
     /// The effect used.
     public var effect: String?
+    /// Which pixel path rendered the front: `fast` or `general`.
+    public var path: RenderPath?
     /// Whether the outputs came from the disk cache (nil: no cache in use).
     public var cached: Bool?
     /// Render and write time in seconds.

@@ -35,11 +35,20 @@ extension VImage {
         }
     }
 
-    /// Rotates by `degrees` clockwise about the centre; the bounding box grows to hold the
-    /// whole image and new pixels are `background`. Bilinear interpolation.
-    /// libvips: `vips_rotate`.
+    /// Rotates by `degrees` clockwise about the centre. Whole quarter turns are exact (no
+    /// interpolation, the size swapped); other angles grow the bounding box to hold the
+    /// whole image, new pixels are `background`, bilinear interpolation.
+    /// libvips: `vips_rot` for quarter turns, `vips_rotate` otherwise.
     public func rotated(degrees: Double, background: [Double]) throws(VipsError) -> VImage {
-        try derive("rotate") { input, output in
+        let turn = degrees.truncatingRemainder(dividingBy: 360)
+        if turn.truncatingRemainder(dividingBy: 90) == 0 {
+            // A whole number of quarter turns: exact, no interpolation, no border.
+            let quarters = (Int(turn / 90) % 4 + 4) % 4
+            guard quarters != 0 else { return self }
+            let angle: VipsAngle = quarters == 1 ? VIPS_ANGLE_D90 : quarters == 2 ? VIPS_ANGLE_D180 : VIPS_ANGLE_D270
+            return try derive("rot") { CVipsShim_rot($0, $1, angle) }
+        }
+        return try derive("rotate") { input, output in
             background.withUnsafeBufferPointer {
                 CVipsShim_rotate(input, output, degrees, $0.baseAddress, Int32($0.count))
             }

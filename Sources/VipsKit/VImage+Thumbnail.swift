@@ -89,9 +89,27 @@ extension VImage {
         return try derive("autorot") { CVipsShim_autorot($0, $1) }
     }
 
-    /// Resizes by `scale` horizontally and `verticalScale` vertically (Lanczos3).
-    /// libvips: `vips_resize`.
+    /// Resizes by `scale` horizontally and `verticalScale` vertically: Lanczos3 when it
+    /// reduces; when it enlarges both ways, a bicubic enlargement aligned on pixel centres,
+    /// to exactly round(size x scale) pixels.
+    ///
+    /// libvips 8.14's `resize` enlarges with an affine whose input is displaced by half a
+    /// pixel: the picture lands half a pixel down and right of where a centre-aligned
+    /// resampler (Pillow, ImageMagick, libvips's own reducers, cardrender's fast path) puts
+    /// it, measured as a mean difference of 5.3 against 1.6 on a 1800x1200 photo enlarged
+    /// 3 % (FastPathTests). `affine` itself maps output x to input x / scale (pixel corners
+    /// aligned), so the input is displaced by 1/2 - 1/(2 scale) to align pixel centres.
+    /// libvips: `vips_resize`, or `vips_affine` (bicubic, extend copy) when enlarging.
     public func resized(scale: Double, verticalScale: Double? = nil) throws(VipsError) -> VImage {
-        try derive("resize") { CVipsShim_resize($0, $1, scale, verticalScale ?? scale) }
+        let vertical = verticalScale ?? scale
+        guard scale >= 1 && vertical >= 1 else {
+            return try derive("resize") { CVipsShim_resize($0, $1, scale, vertical) }
+        }
+        let width = max(1, Int((Double(self.width) * scale).rounded()))
+        let height = max(1, Int((Double(self.height) * vertical).rounded()))
+        return try derive("affine") {
+            CVipsShim_affine_bicubic($0, $1, scale, vertical, 0.5 - 0.5 / scale, 0.5 - 0.5 / vertical)
+        }
+        .exactly(width: width, height: height)
     }
 }

@@ -64,6 +64,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The frame catalogue directory (default: the bundled frames/).", valueName: "dir"))
     var frames: String?
 
+    @Option(
+        help:
+            "Pixel path: auto (libjpeg-turbo and SIMD kernels for the JPEGs that allow it, libvips for the rest) or general (libvips for every card)."
+    )
+    var engine: CardRenderer.Settings.Engine = .auto
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -92,7 +98,7 @@ struct RenderCommand: ParsableCommand {
         let renderer = CardRenderer(
             catalogue: catalogue,
             settings: CardRenderer.Settings(
-                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding))
+                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding, engine: engine))
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
         let cache = caching.open()
         let batch = CardBatch(
@@ -159,3 +165,4 @@ struct RenderCommand: ParsableCommand {
 
 extension ColourEffect.Name: ExpressibleByArgument {}
 extension PaperSize: ExpressibleByArgument {}
+extension CardRenderer.Settings.Engine: ExpressibleByArgument {}

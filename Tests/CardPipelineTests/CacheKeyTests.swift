@@ -97,7 +97,10 @@ import VipsKit
 
     @Test func everyRendererSettingChangesTheKey() throws {
         let settings = CardRenderer.Settings()
-        #expect(labels(settings) == ["policy", "qualityThreshold", "printEncoding", "sampleLongSide", "smallWidth"])
+        #expect(
+            labels(settings) == [
+                "policy", "qualityThreshold", "printEncoding", "sampleLongSide", "smallWidth", "engine",
+            ])
         #expect(labels(settings.policy) == ["maxPixels", "maxFileBytes", "formats", "damage"])
         #expect(
             labels(settings.printEncoding)
@@ -122,6 +125,7 @@ import VipsKit
             ("printEncoding.keepResolution", { $0.printEncoding.keepResolution = false }),
             ("sampleLongSide", { $0.sampleLongSide = 801 }),
             ("smallWidth", { $0.smallWidth = 201 }),
+            ("engine", { $0.engine = .general }),
         ]
         var seen: Set<CacheKey> = [try key(Self.base, settings)]
         for (name, change) in variants {

@@ -4,8 +4,8 @@
 // (`vips_thumbnail(in, &out, width, "height", h, NULL)`), and Swift cannot call C
 // variadic functions. Each wrapper here calls one libvips operation with a fixed set of
 // arguments. Besides the call, a wrapper only packages arguments: a C array of doubles
-// becomes the `VipsArrayDouble` or matrix image the operation takes (made before the call
-// and released after it), and `text` leaves out `width` when it is 0 (libvips has no
+// becomes the `VipsArrayDouble` or matrix image the operation takes, an interpolator's name
+// the `VipsInterpolate` (each made before the call and released after it), and `text` leaves out `width` when it is 0 (libvips has no
 // neutral value for it). Where a wrapper fixes an option, its comment says so (TIFF:
 // deflate, resolution in inches). Functions are named `CVipsShim_<libvips nickname>`,
 // with a suffix where one operation is wrapped in a fixed form (`copy_resolution`,
@@ -62,6 +62,10 @@ int CVipsShim_getpoint(VipsImage *in, double **vector, int *n, int x, int y);
 /// vips_resize with Lanczos3 (the default kernel), separate vertical scale.
 int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale);
 
+/// vips_affine scaling by `a` across and `d` down, input displaced by `idx`, `idy`, with the
+/// bicubic interpolator and edges extended by copying (fixed: bicubic, extend=copy).
+int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d, double idx, double idy);
+
 /// vips_extract_band: `n` bands from `band`.
 int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n);
 
@@ -93,6 +97,9 @@ int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int
 /// vips_rotate by any angle (degrees, clockwise), new pixels from `background`.
 int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
                      int n);
+
+/// vips_rot: an exact quarter, half or three-quarter turn (`angle` a VipsAngle).
+int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle);
 
 /// vips_recomb with a `rows` x `columns` matrix given row by row.
 int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,

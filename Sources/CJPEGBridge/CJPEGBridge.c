@@ -1,0 +1,257 @@
+// JPEG through libjpeg-turbo with errors that come back: see CJPEGBridge.h.
+#include "CJPEGBridge.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+
+/// libjpeg's error manager, extended with where to jump and what happened.
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    int strict;
+    int warnings;
+    char *message;
+    size_t message_size;
+} bridge_error;
+
+static void keep_message(j_common_ptr cinfo) {
+    bridge_error *error = (bridge_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    if (error->message && error->message_size > 0) snprintf(error->message, error->message_size, "%s", text);
+}
+
+/// Replaces libjpeg's exit(): jump back into the bridge function.
+static void bridge_error_exit(j_common_ptr cinfo) {
+    keep_message(cinfo);
+    longjmp(((bridge_error *)cinfo->err)->jump, 1);
+}
+
+/// Warnings (level -1): counted; fatal when strict. Trace messages (level >= 0): ignored.
+static void bridge_emit_message(j_common_ptr cinfo, int level) {
+    bridge_error *error = (bridge_error *)cinfo->err;
+    if (level >= 0) return;
+    error->warnings += 1;
+    if (error->warnings == 1) keep_message(cinfo);
+    if (error->strict) longjmp(error->jump, 1);
+}
+
+/// Never print: the caller reports.
+static void bridge_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void install(bridge_error *error, int strict, char *message, size_t message_size) {
+    jpeg_std_error(&error->base);
+    error->base.error_exit = bridge_error_exit;
+    error->base.emit_message = bridge_emit_message;
+    error->base.output_message = bridge_output_message;
+    error->strict = strict;
+    error->warnings = 0;
+    error->message = message;
+    error->message_size = message_size;
+    if (message && message_size > 0) message[0] = 0;
+}
+
+static unsigned read16(const uint8_t *p, int big) { return big ? (p[0] << 8 | p[1]) : (p[1] << 8 | p[0]); }
+static uint32_t read32(const uint8_t *p, int big) {
+    return big ? ((uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3])
+               : ((uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0]);
+}
+
+/// The orientation tag (0x0112) of IFD0 in an APP1 "Exif" segment, 1 when absent or malformed.
+static int exif_orientation(const uint8_t *segment, unsigned length) {
+    if (length < 14 || memcmp(segment, "Exif\0\0", 6) != 0) return 1;
+    const uint8_t *tiff = segment + 6;
+    unsigned size = length - 6;
+    int big;
+    if (tiff[0] == 'M' && tiff[1] == 'M') big = 1;
+    else if (tiff[0] == 'I' && tiff[1] == 'I') big = 0;
+    else return 1;
+    uint32_t ifd = read32(tiff + 4, big);
+    if (ifd > size - 2) return 1;
+    unsigned count = read16(tiff + ifd, big);
+    for (unsigned i = 0; i < count; i++) {
+        uint32_t entry = ifd + 2 + 12 * i;
+        if (entry + 12 > size) return 1;
+        if (read16(tiff + entry, big) == 0x0112) {
+            unsigned value = read16(tiff + entry + 8, big);
+            return value >= 1 && value <= 8 ? (int)value : 1;
+        }
+    }
+    return 1;
+}
+
+/// Whether an ICC profile's description ('desc' tag, v2 text or v4 'mluc') names sRGB.
+static int icc_says_srgb(const uint8_t *icc, unsigned size) {
+    if (size < 132) return 0;
+    uint32_t tags = read32(icc + 128, 1);
+    for (uint32_t i = 0; i < tags && 132 + 12 * (i + 1) <= size; i++) {
+        const uint8_t *tag = icc + 132 + 12 * i;
+        if (memcmp(tag, "desc", 4) != 0) continue;
+        uint32_t offset = read32(tag + 4, 1), length = read32(tag + 8, 1);
+        if (offset > size || length > size - offset || length < 12) return 0;
+        const uint8_t *text = icc + offset;
+        // Search the tag's bytes for "sRGB", in ASCII (v2 'desc') or UTF-16BE (v4 'mluc').
+        for (uint32_t j = 0; j + 4 <= length; j++)
+            if (memcmp(text + j, "sRGB", 4) == 0) return 1;
+        for (uint32_t j = 0; j + 8 <= length; j++)
+            if (memcmp(text + j, "\0s\0R\0G\0B", 8) == 0) return 1;
+        return 0;
+    }
+    return 0;
+}
+
+int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message,
+                          size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    bridge_error error;
+    install(&error, 0, message, message_size);
+    cinfo.err = &error.base;
+    JOCTET *icc = NULL;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        free(icc);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&cinfo, TRUE);
+    memset(info, 0, sizeof(*info));
+    info->width = (int)cinfo.image_width;
+    info->height = (int)cinfo.image_height;
+    info->components = cinfo.num_components;
+    info->color_space = (int)cinfo.jpeg_color_space;
+    info->progressive = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
+    info->orientation = 1;
+    for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1) {
+            int orientation = exif_orientation(marker->data, marker->data_length);
+            if (orientation != 1) {
+                info->orientation = orientation;
+                break;
+            }
+        }
+    }
+    unsigned icc_size = 0;
+    if (jpeg_read_icc_profile(&cinfo, &icc, &icc_size)) {
+        info->has_icc = 1;
+        info->icc_is_srgb = icc_says_srgb(icc, icc_size);
+    }
+    free(icc);
+    icc = NULL;
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row,
+                           int row_count, uint8_t **pixels, int *width, int *height, int *warnings,
+                           char *message, size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    bridge_error error;
+    install(&error, strict, message, message_size);
+    cinfo.err = &error.base;
+    uint8_t *volatile buffer = NULL;
+    *pixels = NULL;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        free(buffer);
+        *warnings = error.warnings;
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned)scale_denom;
+    cinfo.out_color_space = JCS_RGB;
+    cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&cinfo);
+    int full_height = (int)cinfo.output_height;
+    int out_width = (int)cinfo.output_width;
+    if (first_row < 0 || first_row > full_height) first_row = full_height;
+    int rows = row_count <= 0 ? full_height - first_row : row_count;
+    if (first_row + rows > full_height) rows = full_height - first_row;
+    size_t stride = (size_t)out_width * 3;
+    buffer = malloc(stride * (size_t)(rows > 0 ? rows : 1));
+    if (!buffer) {
+        snprintf(message, message_size, "out of memory for %d x %d pixels", out_width, rows);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    if (first_row > 0) jpeg_skip_scanlines(&cinfo, (JDIMENSION)first_row);
+    for (int done = 0; done < rows;) {
+        JSAMPROW row = buffer + stride * (size_t)done;
+        JDIMENSION got = jpeg_read_scanlines(&cinfo, &row, 1);
+        if (got == 0) break;
+        done += (int)got;
+    }
+    if (strict) {
+        // Damage after the wanted rows must fail as a whole decode would.
+        JDIMENSION left = cinfo.output_height - cinfo.output_scanline;
+        if (left > 0) jpeg_skip_scanlines(&cinfo, left);
+        jpeg_finish_decompress(&cinfo);
+    } else {
+        jpeg_abort_decompress(&cinfo);
+    }
+    jpeg_destroy_decompress(&cinfo);
+    *pixels = buffer;
+    *width = out_width;
+    *height = rows;
+    *warnings = error.warnings;
+    return 0;
+}
+
+int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                           int full_chroma, int optimize, int dpi, uint8_t **output, size_t *output_size,
+                           char *message, size_t message_size) {
+    struct jpeg_compress_struct cinfo;
+    bridge_error error;
+    install(&error, 0, message, message_size);
+    cinfo.err = &error.base;
+    // libjpeg writes the buffer's address here (through the pointer), so after a longjmp
+    // it is read back from memory and freed.
+    struct {
+        unsigned char *destination;
+        unsigned long length;
+    } target = {NULL, 0};
+    *output = NULL;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(target.destination);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &target.destination, &target.length);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    int sampling = full_chroma ? 1 : 2;
+    cinfo.comp_info[0].h_samp_factor = sampling;
+    cinfo.comp_info[0].v_samp_factor = sampling;
+    cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    cinfo.dct_method = JDCT_ISLOW;
+    cinfo.write_JFIF_header = TRUE;
+    if (dpi > 0) {
+        cinfo.density_unit = 1;
+        cinfo.X_density = (UINT16)dpi;
+        cinfo.Y_density = (UINT16)dpi;
+    }
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + stride * cinfo.next_scanline);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *output = target.destination;
+    *output_size = (size_t)target.length;
+    return 0;
+}

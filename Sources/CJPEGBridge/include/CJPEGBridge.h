@@ -1,0 +1,55 @@
+// CJPEGBridge: JPEG decode and encode straight through libjpeg-turbo, for the fast path.
+//
+// Why this exists: libvips 8.14 costs a card ~40 ms more than libjpeg-turbo alone would
+// (benchmarks/RESULTS.md), and libjpeg's API is setjmp/longjmp-based, which Swift cannot
+// call safely: its default error handler calls exit(), which would kill a whole batch or
+// server for one damaged photo. Every function here installs an error manager that
+// longjmps back into the function, which then frees what it made and returns -1 with
+// libjpeg's message. Nothing else: no policy, no pixels touched but libjpeg's.
+#ifndef CJPEGBRIDGE_H
+#define CJPEGBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What a JPEG's header says, read without decoding any pixel.
+typedef struct {
+    int width;          ///< stored width
+    int height;         ///< stored height
+    int components;     ///< 1 (grey), 3 (YCbCr or RGB) or 4 (CMYK, YCCK)
+    int color_space;    ///< libjpeg's J_COLOR_SPACE of the file
+    int orientation;    ///< EXIF orientation 1...8 (1 when absent or unreadable)
+    int progressive;    ///< 1 for progressive (multi-scan) files
+    int has_icc;        ///< 1 when an ICC profile is embedded
+    int icc_is_srgb;    ///< 1 when that profile describes itself as sRGB
+} CJPEGBridge_info;
+
+/// Reads the header (markers included) of `size` bytes at `data`.
+/// Returns 0, or -1 with libjpeg's message in `message` (`message_size` bytes).
+int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message,
+                          size_t message_size);
+
+/// Decodes to 8-bit RGB at 1/`scale_denom` of the stored size (1, 2, 4 or 8: libjpeg's
+/// scaled IDCT), stored orientation, rows `first_row` ..< `first_row + row_count` of the
+/// scaled image (row_count 0: to the end). The pixels are malloc'd into `*pixels` (free them
+/// with free()), `*width` x `*height` x 3, rows packed.
+///
+/// `strict` 1: any libjpeg warning (truncation, corrupt data) is an error; the rows after
+/// the last wanted one are still read (entropy-decoded, not IDCT'd) so that damage anywhere
+/// is found, as a full decode would. `strict` 0: warnings are counted in `*warnings` and
+/// the first one's text is left in `message`.
+/// Returns 0, or -1 with libjpeg's message.
+int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row,
+                           int row_count, uint8_t **pixels, int *width, int *height, int *warnings,
+                           char *message, size_t message_size);
+
+/// Encodes 8-bit RGB (`stride` bytes a row) as a baseline JPEG at `quality`, chroma 4:4:4
+/// when `full_chroma` else 4:2:0, optimised Huffman tables when `optimize`, with a JFIF
+/// header giving `dpi` dots per inch (0: no density, aspect 1:1). The bytes are malloc'd
+/// into `*output` (free with free()), `*output_size` long.
+/// Returns 0, or -1 with libjpeg's message.
+int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                           int full_chroma, int optimize, int dpi, uint8_t **output, size_t *output_size,
+                           char *message, size_t message_size);
+
+#endif

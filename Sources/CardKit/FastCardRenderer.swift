@@ -1,0 +1,180 @@
+import FastPath
+import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The photo side of a card in memory with libjpeg-turbo and the SIMD kernels, for the
+/// photos that allow it (`plan`); the same pictures as the libvips path, within what
+/// resampling and JPEG round-off explain (the tests compare the two on the corpus).
+///
+/// The steps mirror `PhotoPlacer` and `CardRenderer`: decode at the DCT scale still above
+/// the placement's size, turn upright, place (a crop box or the covering scale resampled
+/// in one Lanczos3 pass, quarter turns exact), effect, embed with bleed, frame blend,
+/// print JPEG with its dpi, sample and small image from the print pixels.
+struct FastCardRenderer {
+    let settings: CardRenderer.Settings
+
+    /// The JPEG's header when this card can take the fast path, nil otherwise.
+    static func plan(photo: ImageData, header: ImageHeader, spec: CardSpec, settings: CardRenderer.Settings)
+        -> JPEGCodec.Info?
+    {
+        guard settings.engine == .auto, header.format == .jpeg, settings.printEncoding.format == .jpeg else {
+            return nil
+        }
+        if case .transform(_, let rotation, _, _) = spec.placement,
+            rotation.truncatingRemainder(dividingBy: 90) != 0
+        {
+            return nil
+        }
+        guard let info = photo.withUnsafeBytes({ JPEGCodec.info(of: $0) }),
+            info.isYCbCrOrGrey, info.components == 1 || info.components == 3,
+            !info.hasICCProfile || info.iccProfileIsSRGB,
+            info.width == header.width, info.height == header.height
+        else { return nil }
+        return info
+    }
+
+    /// The print pixels of the front (card size, bleed included), and the warning of a
+    /// lenient decode.
+    func print(
+        photo: ImageData, info: JPEGCodec.Info, layout: CardLayout, effect: ColourEffect, art: FrameOverlay?,
+        background: [Double]
+    ) throws -> (MemoryImage, warning: String?) {
+        let colour = background.map { UInt8(max(0, min(255, $0.rounded()))) }
+        let (window, warning) = try place(photo, info: info, layout: layout, background: colour)
+        var placed = window
+        if let parameters = effect.parameters {
+            PixelKernels.colour(
+                &placed, matrix: parameters.matrix.flatMap { $0.map(Float.init) }, contrast: Float(parameters.contrast),
+                lift: Float(parameters.lift), vignette: Float(parameters.vignette))
+        }
+        var card = MemoryImage(width: layout.card.width, height: layout.card.height, colour: colour)
+            .pasting(placed, x: layout.window.x, y: layout.window.y)
+        if let art {
+            let paint = try art.colourPixels()
+            PixelKernels.blend(&card, colour: paint, alpha: try art.alphaPixels())
+        }
+        return (card, warning)
+    }
+
+    /// The three files of the front from its print pixels.
+    func encode(_ print: MemoryImage, dpi: Int) throws -> RenderedSide {
+        let encoding = settings.printEncoding
+        let fullChroma = encoding.chroma == .full || (encoding.chroma == .auto && encoding.quality >= 90)
+        let printData = try JPEGCodec.encode(
+            print, quality: encoding.quality, fullChroma: fullChroma, optimize: true,
+            dotsPerInch: encoding.keepResolution ? dpi : 0)
+        let longSide = max(print.width, print.height)
+        let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
+        let sample = PixelKernels.resize(
+            print, width: Self.scaled(print.width, sampleScale), height: Self.scaled(print.height, sampleScale))
+        let sampleData = try JPEGCodec.encode(sample, quality: 85, fullChroma: false, optimize: true)
+        let smallSize = Thumbnailer.outputSize(
+            sourceWidth: print.width, sourceHeight: print.height, width: settings.smallWidth, enlarge: false)
+        let small = PixelKernels.resize(print, width: smallSize.width, height: smallSize.height)
+        let smallData = try VImage.fromEightBitPixels(small.pixels, width: small.width, height: small.height, bands: 3)
+            .encoded(EncodeOptions(format: .png))
+        return RenderedSide(
+            print: Data(printData), sample: Data(sampleData), small: smallData,
+            printSize: Size(width: print.width, height: print.height),
+            sampleSize: Size(width: sample.width, height: sample.height),
+            smallSize: Size(width: small.width, height: small.height))
+    }
+
+    /// `size` times `scale`, rounded, at least 1 (libvips's `resize` output size).
+    static func scaled(_ size: Int, _ scale: Double) -> Int {
+        max(1, Int((Double(size) * scale).rounded()))
+    }
+
+    /// The photo window: `layout.window`'s size, the photo placed on `background`.
+    private func place(_ photo: ImageData, info: JPEGCodec.Info, layout: CardLayout, background: [UInt8]) throws
+        -> (MemoryImage, warning: String?)
+    {
+        let (width, height) = (layout.window.width, layout.window.height)
+        let scale = layout.photoScale
+        // The size the whole upright photo is brought to (the general path's `scaledPhoto`).
+        let target = (width: Self.scaled(info.uprightWidth, scale), height: Self.scaled(info.uprightHeight, scale))
+        let (upright, warning) = try decodeUpright(photo, info: info, atLeast: scale < 1 ? target : nil)
+        switch layout.placement {
+        case .crop(let x, let y, let cropWidth, let cropHeight):
+            // The same source box the general path cuts: in the scaled photo, snapped outwards
+            // to whole pixels, then mapped to the decoded pixels.
+            var box = (x: Double(x), y: Double(y), width: Double(cropWidth), height: Double(cropHeight))
+            if scale < 1 {
+                let fx = Double(target.width) / Double(info.uprightWidth)
+                let fy = Double(target.height) / Double(info.uprightHeight)
+                let left = (Double(x) * fx).rounded(.down)
+                let top = (Double(y) * fy).rounded(.down)
+                let right = min(Double(target.width), (Double(x + cropWidth) * fx).rounded(.up))
+                let bottom = min(Double(target.height), (Double(y + cropHeight) * fy).rounded(.up))
+                box = (left, top, right - left, bottom - top)
+                let (sx, sy) = (
+                    Double(upright.width) / Double(target.width), Double(upright.height) / Double(target.height)
+                )
+                box = (box.x * sx, box.y * sy, box.width * sx, box.height * sy)
+                return (PixelKernels.resample(upright, box: box, width: width, height: height), warning)
+            }
+            // Enlarging: the crop is cut out first and enlarged alone, its edges repeated, as
+            // the general path does (resampling it inside the photo would read the pixels
+            // around the crop and differ along the window's edges).
+            let region = upright.cropped(x: x, y: y, width: cropWidth, height: cropHeight)
+            return (PixelKernels.resize(region, width: width, height: height), warning)
+        case .transform(_, let rotation, let offsetX, let offsetY):
+            var scaled =
+                scale == 1 && upright.width == target.width
+                ? upright : PixelKernels.resize(upright, width: target.width, height: target.height)
+            let quarters = ((Int((rotation / 90).rounded()) % 4) + 4) % 4
+            if quarters != 0 { scaled = PixelKernels.oriented(scaled, [1, 6, 3, 8][quarters]) }
+            let left = (Double(width) / 2 + offsetX * Double(width) - Double(scaled.width) / 2).rounded()
+            let top = (Double(height) / 2 + offsetY * Double(height) - Double(scaled.height) / 2).rounded()
+            let window = MemoryImage(width: width, height: height, colour: background)
+                .pasting(scaled, x: Int(left), y: Int(top))
+            return (window, warning)
+        }
+    }
+
+    /// The photo decoded and turned upright: at the smallest DCT scale whose upright size is
+    /// still at least `atLeast` (the whole photo when nil).
+    private func decodeUpright(_ photo: ImageData, info: JPEGCodec.Info, atLeast: (width: Int, height: Int)?) throws
+        -> (MemoryImage, warning: String?)
+    {
+        var shrink = 1
+        if let atLeast {
+            let swapped = info.orientation >= 5
+            let (neededWidth, neededHeight) =
+                swapped ? (atLeast.height, atLeast.width) : (atLeast.width, atLeast.height)
+            while shrink < 8 && info.width / (shrink * 2) >= neededWidth && info.height / (shrink * 2) >= neededHeight {
+                shrink *= 2
+            }
+        }
+        let policy = settings.policy
+        let decoded: (image: MemoryImage, warning: String?)
+        do {
+            decoded = try photo.withUnsafeBytes { bytes throws(JPEGCodec.Failure) in
+                try JPEGCodec.decode(bytes, scale: shrink, strict: policy.damage == .fail)
+            }
+        } catch {
+            throw ImageInputError.damaged(file: photo.name, detail: error.message)
+        }
+        let warning = decoded.warning.map {
+            "\(photo.name): damaged image data, rendered what decodes (\($0))."
+        }
+        return (PixelKernels.oriented(decoded.image, info.orientation), warning)
+    }
+}
+
+extension FrameOverlay {
+    /// The art's RGB as memory pixels.
+    func colourPixels() throws -> MemoryImage {
+        MemoryImage(width: colour.width, height: colour.height, pixels: try colour.eightBitPixels())
+    }
+
+    /// The art's alpha, one byte a pixel.
+    func alphaPixels() throws -> [UInt8] {
+        try alpha.eightBitPixels()
+    }
+}

@@ -1,0 +1,101 @@
+internal import CPixelKernels
+
+/// The fast path's pixel operations on `MemoryImage`s, over the C kernels (`CPixelKernels`:
+/// AVX2 where the CPU has it, picked at load time).
+public enum PixelKernels {
+    /// The source box `box` (in source pixels, fractions allowed) resampled to exactly
+    /// `width` x `height` with Lanczos3, in one separable pass per axis: a crop and a resize
+    /// at once, enlarging or reducing.
+    public static func resample(
+        _ image: MemoryImage, box: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int
+    ) -> MemoryImage {
+        var xAxis = CPixelKernels_axis()
+        var yAxis = CPixelKernels_axis()
+        guard CPixelKernels_axis_make(&xAxis, Int32(image.width), box.x, box.width, Int32(width)) == 0,
+            CPixelKernels_axis_make(&yAxis, Int32(image.height), box.y, box.height, Int32(height)) == 0
+        else { fatalError("PixelKernels.resample: out of memory for a \(width)x\(height) plan") }
+        defer {
+            CPixelKernels_axis_free(&xAxis)
+            CPixelKernels_axis_free(&yAxis)
+        }
+        // Only the source rows the vertical pass reads go through the horizontal pass.
+        var firstRow = Int.max
+        var endRow = 0
+        for index in 0..<height {
+            firstRow = min(firstRow, Int(yAxis.first[index]))
+            endRow = max(endRow, Int(yAxis.first[index] + yAxis.count[index]))
+        }
+        var across = [UInt8](repeating: 0, count: width * 3 * (endRow - firstRow))
+        image.pixels.withUnsafeBufferPointer { source in
+            across.withUnsafeMutableBufferPointer { target in
+                CPixelKernels_resample_rows(
+                    source.baseAddress! + firstRow * image.stride, image.stride, Int32(endRow - firstRow),
+                    target.baseAddress, width * 3, &xAxis)
+            }
+        }
+        var output = [UInt8](repeating: 0, count: width * height * 3)
+        across.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                CPixelKernels_resample_columns(
+                    source.baseAddress, width * 3, Int32(firstRow), Int32(width), target.baseAddress, width * 3, &yAxis)
+            }
+        }
+        return MemoryImage(width: width, height: height, pixels: output)
+    }
+
+    /// The whole image resampled to `width` x `height`.
+    public static func resize(_ image: MemoryImage, width: Int, height: Int) -> MemoryImage {
+        resample(
+            image, box: (0, 0, Double(image.width), Double(image.height)), width: width, height: height)
+    }
+
+    /// Turned upright from an EXIF orientation (1...8); 6 is a quarter turn clockwise, 3 a
+    /// half turn, 8 three quarters.
+    public static func oriented(_ image: MemoryImage, _ orientation: Int) -> MemoryImage {
+        guard orientation != 1 else { return image }
+        let swapped = orientation >= 5
+        let width = swapped ? image.height : image.width
+        let height = swapped ? image.width : image.height
+        var output = [UInt8](repeating: 0, count: image.pixels.count)
+        image.pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                CPixelKernels_orient(
+                    source.baseAddress, image.stride, Int32(image.width), Int32(image.height), Int32(orientation),
+                    target.baseAddress, width * 3)
+            }
+        }
+        return MemoryImage(width: width, height: height, pixels: output)
+    }
+
+    /// A colour matrix (3 x 3, row by row), then contrast and lift, then a vignette; rounded.
+    public static func colour(
+        _ image: inout MemoryImage, matrix: [Float], contrast: Float = 1, lift: Float = 0, vignette: Float = 0
+    ) {
+        precondition(matrix.count == 9, "PixelKernels.colour: a 3 x 3 matrix")
+        let (width, height, stride) = (image.width, image.height, image.stride)
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            matrix.withUnsafeBufferPointer { values in
+                CPixelKernels_colour(
+                    pixels.baseAddress, stride, Int32(width), Int32(height), values.baseAddress, contrast, lift,
+                    vignette)
+            }
+        }
+    }
+
+    /// `colour` laid over `image` where `alpha` (one byte a pixel, same size) is opaque.
+    public static func blend(_ image: inout MemoryImage, colour: MemoryImage, alpha: [UInt8]) {
+        precondition(
+            colour.width == image.width && colour.height == image.height && alpha.count == image.width * image.height,
+            "PixelKernels.blend: the art is the card's size")
+        let (width, height, stride) = (image.width, image.height, image.stride)
+        image.pixels.withUnsafeMutableBufferPointer { card in
+            colour.pixels.withUnsafeBufferPointer { paint in
+                alpha.withUnsafeBufferPointer { mask in
+                    CPixelKernels_blend(
+                        card.baseAddress, stride, paint.baseAddress, colour.stride, mask.baseAddress, width,
+                        Int32(width), Int32(height))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import CardKit
+import FastPath
+import Foundation
+import TestSupport
+import Testing
+import VipsKit
+
+/// The fast path gives the pictures the general (libvips) path gives, within what
+/// resampling and JPEG round-off explain: same size, mean absolute difference below 1.5
+/// and no 64 x 64 tile above 4 (0-255 scale), on the corpus, every orientation, every
+/// effect at several strengths, frames, crop and transform placements, enlarging and
+/// reducing, bleed, portrait and landscape. And the comparison can fail: a half-pixel
+/// shift and a wrong orientation are caught.
+@Suite(.libvips, .enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
+struct FastPathTests {
+    static let catalogue = try? FrameCatalogue(directory: Fixtures.root.path + "/frames")
+
+    /// How far apart two decoded images are.
+    struct Difference: CustomStringConvertible {
+        var mean: Double
+        var worstTile: Double
+        var description: String { "mean \(mean), worst 64x64 tile \(worstTile)" }
+        var isSamePicture: Bool { isSamePicture(allowing: 0) }
+        /// Within the limits, widened by a measured JPEG round-off.
+        func isSamePicture(allowing roundOff: Double) -> Bool {
+            mean < 1.5 + roundOff && worstTile <= 4 + 3 * roundOff
+        }
+    }
+
+    static func difference(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Difference {
+        var total = 0
+        var tiles: [Int: Int] = [:]
+        let tilesAcross = (width + 63) / 64
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = (y * width + x) * 3
+                let d =
+                    abs(Int(a[index]) - Int(b[index])) + abs(Int(a[index + 1]) - Int(b[index + 1]))
+                    + abs(Int(a[index + 2]) - Int(b[index + 2]))
+                total += d
+                tiles[(y / 64) * tilesAcross + x / 64, default: 0] += d
+            }
+        }
+        var worst = 0.0
+        for (tile, sum) in tiles {
+            let (tx, ty) = (tile % tilesAcross, tile / tilesAcross)
+            let pixels = (min(width, tx * 64 + 64) - tx * 64) * (min(height, ty * 64 + 64) - ty * 64)
+            worst = max(worst, Double(sum) / Double(pixels * 3))
+        }
+        return Difference(mean: Double(total) / Double(width * height * 3), worstTile: worst)
+    }
+
+    /// The mean change one q85 4:2:0 encode makes to a picture like `sample`: its pixels
+    /// encoded once more from a fresh resample (so not already JPEG-shaped) and decoded.
+    static func jpegRoundOff(_ sample: Data) throws -> Double {
+        let image = try Fixtures.load(sample)
+        let fresh = try image.resized(scale: 0.999).exactly(width: image.width, height: image.height)
+        let encoded = try fresh.encoded(EncodeOptions(format: .jpeg, quality: 85))
+        return try Fixtures.load(encoded).meanAbsoluteDifference(to: fresh.inMemory())
+    }
+
+    static func pixels(_ data: Data) throws -> (pixels: [UInt8], width: Int, height: Int) {
+        let image = try Fixtures.load(data)
+        return (try image.eightBitPixels(), image.width, image.height)
+    }
+
+    /// Renders `spec` on `photo` both ways and compares the three outputs.
+    func compare(_ photo: String, _ spec: CardSpec, _ label: String) throws {
+        let data = try ImageData(contentsOfFile: Fixtures.photo(photo), maxBytes: 64 << 20)
+        let fast = try CardRenderer(catalogue: Self.catalogue).render(photo: data, spec: spec, specFile: label)
+        let general = try CardRenderer(catalogue: Self.catalogue, settings: .init(engine: .general))
+            .render(photo: data, spec: spec, specFile: label)
+        #expect(fast.path == .fast, "\(label): expected the fast path")
+        #expect(general.path == .general)
+        for (name, ours, theirs) in [
+            ("print", fast.front.print, general.front.print), ("sample", fast.front.sample, general.front.sample),
+            ("small", fast.front.small, general.front.small),
+        ] {
+            let a = try Self.pixels(ours)
+            let b = try Self.pixels(theirs)
+            // The sample is a q85 4:2:0 JPEG: one such encode alone moves detailed pictures by a
+            // mean of 2 to 3 (measured here on the general path's own sample pixels), so its
+            // limits are the print's plus that round-off; the print (q92 4:4:4) and the small
+            // PNG get the plain limits.
+            let roundOff = name == "sample" ? try Self.jpegRoundOff(theirs) : 0
+            guard a.width == b.width && a.height == b.height else {
+                Issue.record("\(label) \(name): \(a.width)x\(a.height) against \(b.width)x\(b.height)")
+                continue
+            }
+            let difference = Self.difference(a.pixels, b.pixels, width: a.width, height: a.height)
+            if !difference.isSamePicture(allowing: roundOff) {
+                Issue.record("\(label) \(name): not the same picture: \(difference) (q85 round-off \(roundOff))")
+            }
+        }
+    }
+
+    @Test(arguments: ["Landscape", "Portrait"].flatMap { kind in (0...8).map { "orientation/\(kind)_\($0).jpg" } })
+    func everyOrientationCoverAndEnlarged(_ photo: String) throws {
+        try compare(photo, CardSpec(), "\(photo) cover")
+    }
+
+    @Test(arguments: [
+        ("sepia", 1.0), ("sepia", 0.5), ("bw", 1.0), ("bw", 0.5), ("vintage", 1.0), ("vintage", 0.5), ("vintage", 0.0),
+    ])
+    func effectsAtStrengths(_ name: String, _ strength: Double) throws {
+        let effect = ColourEffect(ColourEffect.Name(rawValue: name)!, strength: strength)
+        try compare("photos/jolla-3264x2448.jpg", CardSpec(effect: effect), "\(name) \(strength)")
+    }
+
+    @Test func framesBleedCropAndTurns() throws {
+        try compare(
+            "photos/phone-4032x3024.jpg",
+            CardSpec(frame: "travel/airmail", effect: ColourEffect(.sepia), format: CardFormat(bleed: 3)),
+            "airmail sepia bleed")
+        try compare(
+            "photos/nokia-8.3-4608x1976.jpg",
+            CardSpec(placement: .crop(x: 1000, y: 200, width: 2100, height: 1382), frame: "love/hearts"), "crop")
+        try compare(
+            "photos/reconyx-2048x1536.jpg",
+            CardSpec(placement: .transform(scale: 1.4, rotation: 90, offsetX: 0.1, offsetY: -0.05)), "quarter turn")
+        try compare(
+            "photos/iphone-hdr-3264x2448.jpg",
+            CardSpec(
+                placement: .transform(scale: 0.6, rotation: -180, offsetX: 0, offsetY: 0.2), background: [20, 40, 60]),
+            "half turn on a background")
+        try compare(
+            "orientation/Portrait_6.jpg", CardSpec(placement: .crop(x: 10, y: 400, width: 1180, height: 837)),
+            "enlarged crop of a turned photo")
+    }
+
+    /// The comparison catches what it must: half a pixel of shift, a wrong orientation.
+    @Test func theComparisonCatchesAShiftAndAWrongOrientation() throws {
+        let data = try ImageData(contentsOfFile: Fixtures.photo("orientation/Landscape_1.jpg"), maxBytes: 64 << 20)
+        let card = try CardRenderer(catalogue: nil).render(photo: data, spec: CardSpec(), specFile: "shift")
+        let print = try Self.pixels(card.front.print)
+        let image = MemoryImage(width: print.width, height: print.height, pixels: print.pixels)
+        let shifted = PixelKernels.resample(
+            image, box: (0.5, 0, Double(image.width), Double(image.height)), width: image.width, height: image.height)
+        let shift = Self.difference(print.pixels, shifted.pixels, width: image.width, height: image.height)
+        #expect(!shift.isSamePicture, "a half-pixel shift passed: \(shift)")
+        let turned = PixelKernels.oriented(image, 3)
+        let wrong = Self.difference(print.pixels, turned.pixels, width: image.width, height: image.height)
+        #expect(!wrong.isSamePicture, "a half turn passed: \(wrong)")
+    }
+
+    /// Same bytes every time, whatever else runs.
+    @Test func outputsAreDeterministic() throws {
+        let data = try ImageData(contentsOfFile: Fixtures.photo("photos/phone-4032x3024.jpg"), maxBytes: 64 << 20)
+        let spec = CardSpec(frame: "travel/airmail", effect: ColourEffect(.vintage))
+        let renderer = CardRenderer(catalogue: Self.catalogue)
+        let first = try renderer.render(photo: data, spec: spec, specFile: "a")
+        let second = try renderer.render(photo: data, spec: spec, specFile: "a")
+        #expect(first.front.print == second.front.print && first.front.small == second.front.small)
+    }
+}
