@@ -48,7 +48,9 @@ let package = Package(
         ),
         .target(
             name: "CardKit",
-            dependencies: ["VipsKit", "FastPath", "FileUtilities", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "VipsKit", "FastPath", "FileUtilities", .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "RenderCache",
