@@ -96,6 +96,11 @@ void CPixelKernels_axis_free(CPixelKernels_axis *axis) {
     axis->weights = NULL;
 }
 
+/// Four 32-bit lanes: the compiler's generic vectors (SSE2 or AVX2 code from the same
+/// source, whichever clone runs), not one instruction set's intrinsics.
+typedef int32_t lanes4 __attribute__((vector_size(16)));
+typedef uint8_t bytes4 __attribute__((vector_size(4)));
+
 MULTIVERSION
 void CPixelKernels_resample_rows(const uint8_t *source, size_t source_stride, int rows, uint8_t *destination,
                                  size_t destination_stride, const CPixelKernels_axis *x) {
@@ -103,19 +108,28 @@ void CPixelKernels_resample_rows(const uint8_t *source, size_t source_stride, in
     for (int row = 0; row < rows; row++) {
         const uint8_t *in = source + source_stride * (size_t)row;
         uint8_t *out = destination + destination_stride * (size_t)row;
+        const int last_pixel = (int)(source_stride / 3) - 1;
         for (int i = 0; i < x->out_size; i++) {
             const int32_t *w = x->weights + (size_t)i * taps;
-            const uint8_t *p = in + (size_t)x->first[i] * 3;
-            int32_t r = 0, g = 0, b = 0;
+            const int first = x->first[i];
             const int count = x->count[i];
-            for (int k = 0; k < count; k++) {
-                r += p[3 * k] * w[k];
-                g += p[3 * k + 1] * w[k];
-                b += p[3 * k + 2] * w[k];
+            // R, G, B (and the next pixel's R, ignored) of each tap in one 4-lane multiply-add;
+            // the row's very last pixel is read byte by byte, so no read passes the row.
+            const int whole = first + count - 1 == last_pixel ? count - 1 : count;
+            lanes4 sum = {0, 0, 0, 0};
+            for (int k = 0; k < whole; k++) {
+                bytes4 pixel;
+                __builtin_memcpy(&pixel, in + 3 * (size_t)(first + k), 4);
+                sum += __builtin_convertvector(pixel, lanes4) * w[k];
             }
-            out[3 * i] = clip8(r);
-            out[3 * i + 1] = clip8(g);
-            out[3 * i + 2] = clip8(b);
+            for (int k = whole; k < count; k++) {
+                const uint8_t *p = in + 3 * (size_t)(first + k);
+                lanes4 pixel = {p[0], p[1], p[2], 0};
+                sum += pixel * w[k];
+            }
+            out[3 * i] = clip8(sum[0]);
+            out[3 * i + 1] = clip8(sum[1]);
+            out[3 * i + 2] = clip8(sum[2]);
         }
     }
 }
@@ -186,7 +200,8 @@ void CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height,
             const float r = row[3 * x], g = row[3 * x + 1], b = row[3 * x + 2];
             for (int band = 0; band < 3; band++) {
                 float v = (matrix[3 * band] * r + matrix[3 * band + 1] * g + matrix[3 * band + 2] * b) * contrast + lift;
-                v = v * gain + 0.5f;
+                // Truncated, as libvips's cast to 8 bits does, so both paths give the same bytes.
+                v = v * gain;
                 row[3 * x + band] = v <= 0.0f ? 0 : v >= 255.0f ? 255 : (uint8_t)v;
             }
         }

@@ -119,6 +119,10 @@ int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d,
     return result;
 }
 
+int CVipsShim_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshrink) {
+    return vips_reduce(in, out, hshrink, vshrink, NULL);
+}
+
 int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle) { return vips_rot(in, out, angle, NULL); }
 
 int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,

@@ -110,7 +110,7 @@ public final class FrameCatalogue: Sendable {
         let key = "\(frame.id)@\(width)x\(height)+\(bleed)"
         if let cached = overlays.withLock({ $0[key] }) { return cached }
         let art = try self.art(frame, width: width, height: height).extendedByCopy(margin: bleed)
-        let overlay = FrameOverlay(colour: try art.bands(0, count: 3).inMemory(), alpha: try art.bands(3).inMemory())
+        let overlay = try FrameOverlay(colour: art.bands(0, count: 3).inMemory(), alpha: art.bands(3).inMemory())
         overlays.withLock { $0[key] = overlay }
         return overlay
     }

@@ -17,4 +17,15 @@ public struct FrameOverlay: Sendable {
     public let colour: VImage
     /// The art's alpha (0 transparent, 255 opaque).
     public let alpha: VImage
+    /// The same as bytes for the fast path, made once with the overlay: RGB rows, and one
+    /// alpha byte a pixel.
+    let colourPixels: [UInt8]
+    let alphaPixels: [UInt8]
+
+    init(colour: VImage, alpha: VImage) throws {
+        self.colour = colour
+        self.alpha = alpha
+        colourPixels = try colour.eightBitPixels()
+        alphaPixels = try alpha.eightBitPixels()
+    }
 }

@@ -1,3 +1,5 @@
+internal import CPixelKernels
+
 /// An 8-bit RGB image in memory, rows packed (3 bytes a pixel): what the fast path's
 /// kernels read and write.
 public struct MemoryImage: Sendable, Equatable {
@@ -16,13 +18,10 @@ public struct MemoryImage: Sendable, Equatable {
         precondition(width > 0 && height > 0 && colour.count == 3, "MemoryImage: a size above 0 and an RGB colour")
         self.width = width
         self.height = height
-        pixels = [UInt8](repeating: 0, count: width * height * 3)
-        if colour != [0, 0, 0] {
-            for index in Swift.stride(from: 0, to: pixels.count, by: 3) {
-                pixels[index] = colour[0]
-                pixels[index + 1] = colour[1]
-                pixels[index + 2] = colour[2]
-            }
+        pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
+            CPixelKernels_fill(
+                buffer.baseAddress, width * 3, Int32(width), Int32(height), colour[0], colour[1], colour[2])
+            count = width * height * 3
         }
     }
 

@@ -67,7 +67,8 @@ public enum PixelKernels {
         return MemoryImage(width: width, height: height, pixels: output)
     }
 
-    /// A colour matrix (3 x 3, row by row), then contrast and lift, then a vignette; rounded.
+    /// A colour matrix (3 x 3, row by row), then contrast and lift, then a vignette; clipped
+    /// and truncated to 8 bits.
     public static func colour(
         _ image: inout MemoryImage, matrix: [Float], contrast: Float = 1, lift: Float = 0, vignette: Float = 0
     ) {

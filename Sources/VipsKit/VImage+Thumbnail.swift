@@ -89,6 +89,14 @@ extension VImage {
         return try derive("autorot") { CVipsShim_autorot($0, $1) }
     }
 
+    /// Reduces to exactly `width` x `height` with Lanczos3 alone (no box pre-shrink, which
+    /// `resized` adds for factors of 4 and more), as the fast path's resampler does.
+    /// libvips: `vips_reduce`.
+    public func reduced(toWidth width: Int, height: Int) throws(VipsError) -> VImage {
+        let (across, down) = (Double(self.width) / Double(width), Double(self.height) / Double(height))
+        return try derive("reduce") { CVipsShim_reduce($0, $1, across, down) }.exactly(width: width, height: height)
+    }
+
     /// Resizes by `scale` horizontally and `verticalScale` vertically: Lanczos3 when it
     /// reduces; when it enlarges both ways, a bicubic enlargement aligned on pixel centres,
     /// to exactly round(size x scale) pixels.

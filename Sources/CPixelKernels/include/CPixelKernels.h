@@ -49,8 +49,8 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
                           uint8_t *destination, size_t destination_stride);
 
 /// In place, per pixel p: v = (M p) * contrast + lift, times 1 - vignette x d² (d² the
-/// squared distance from the centre averaged over both axes, -1...1 each), rounded and
-/// clipped to 0...255. `matrix` is 3 x 3, row by row.
+/// squared distance from the centre averaged over both axes, -1...1 each), clipped to
+/// 0...255 and truncated (as libvips's cast to 8 bits). `matrix` is 3 x 3, row by row.
 void CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const float matrix[9],
                           float contrast, float lift, float vignette);
 

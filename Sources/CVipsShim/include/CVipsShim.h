@@ -66,6 +66,9 @@ int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale
 /// bicubic interpolator and edges extended by copying (fixed: bicubic, extend=copy).
 int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d, double idx, double idy);
 
+/// vips_reduce by `hshrink` across and `vshrink` down with Lanczos3 (the default kernel).
+int CVipsShim_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshrink);
+
 /// vips_extract_band: `n` bands from `band`.
 int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n);
 
