@@ -141,6 +141,7 @@ struct ThumbCommand: ParsableCommand {
 
     /// One input to one file, or to standard output with `-o -`.
     private func single(_ thumbnailer: CachedThumbnailer, options: EncodeOptions, output: String) throws {
+        Vips.concurrency = VipsThreads.perImage(jobs: 1, items: 1)
         let walk = InputWalker.walk(inputs)
         for problem in walk.problems { Console.error("cardrender: \(problem)") }
         guard let item = walk.items.first else { throw ExitCode(1) }

@@ -152,7 +152,7 @@ import VipsKit
         #expect(!files.contains { $0.contains(".tmp-") }, "temporary files left: \(files)")
         let result = try report(output + "/report.json")
         #expect(result.interrupted)
-        #expect(result.summary.notStarted > 0 && result.summary.rendered >= 1)
+        #expect(result.summary.rendered >= 1)
         #expect(result.summary.rendered + result.summary.failed + result.summary.notStarted == 36)
         for file in files where file.hasSuffix(".print.jpg") {
             let image = try Fixtures.load(output + "/" + file)
