@@ -34,12 +34,6 @@ public struct MemoryImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// The pixel at (x, y).
-    public func pixel(x: Int, y: Int) -> [UInt8] {
-        let index = (y * width + x) * 3
-        return Array(pixels[index..<(index + 3)])
-    }
-
     /// `self` with `image` copied in at (x, y); the parts outside are cut off.
     public func pasting(_ image: MemoryImage, x: Int, y: Int) -> MemoryImage {
         var result = self
