@@ -152,4 +152,21 @@ struct FastPathTests {
         let second = try renderer.render(photo: data, spec: spec, specFile: "a")
         #expect(first.front.print == second.front.print && first.front.small == second.front.small)
     }
+
+    /// Who takes which path: JPEGs with an sRGB profile (or none) take the fast path; a
+    /// Display P3 JPEG (an iPhone photo) and a CMYK JPEG go the libvips way.
+    @Test func thePathFollowsTheColourOfThePhoto() throws {
+        let directory = try Fixtures.scratchDirectory("colour")
+        try Tools.vips("black", directory + "/b.v", "64", "48", "--bands", "3")
+        try Tools.vips("linear", directory + "/b.v", directory + "/c.v", "1", "120", "--uchar")
+        try Tools.vips("jpegsave", directory + "/c.v", directory + "/srgb.jpg", "--profile", "srgb")
+        try Tools.vips("icc_export", directory + "/c.v", directory + "/cmyk.v", "--output-profile", "cmyk")
+        try Tools.vips("jpegsave", directory + "/cmyk.v", directory + "/cmyk.jpg")
+        try Tools.vips("copy", Fixtures.photo("photos/iphone13-3024x4032.heic"), directory + "/p3.jpg")
+        for (file, path) in [("srgb.jpg", RenderPath.fast), ("cmyk.jpg", .general), ("p3.jpg", .general)] {
+            let data = try ImageData(contentsOfFile: directory + "/" + file, maxBytes: 64 << 20)
+            let card = try CardRenderer(catalogue: nil).render(photo: data, spec: CardSpec(), specFile: file)
+            #expect(card.path == path, "\(file)")
+        }
+    }
 }
