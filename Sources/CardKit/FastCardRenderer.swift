@@ -65,8 +65,11 @@ struct FastCardRenderer {
     func encode(_ print: MemoryImage, dpi: Int) throws -> RenderedSide {
         let encoding = settings.printEncoding
         let fullChroma = encoding.chroma == .full || (encoding.chroma == .auto && encoding.quality >= 90)
+        // Standard Huffman tables for the print: optimised ones cost 2.5 to 3 times the encode
+        // time (+20 to +23 ms a card) for files 3 to 6 % smaller, and change no pixel
+        // (benchmarks/RESULTS.md). The sample, which web pages load, keeps optimised tables.
         let printData = try JPEGCodec.encode(
-            print, quality: encoding.quality, fullChroma: fullChroma, optimize: true,
+            print, quality: encoding.quality, fullChroma: fullChroma, optimize: false,
             dotsPerInch: encoding.keepResolution ? dpi : 0)
         let longSide = max(print.width, print.height)
         let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
