@@ -31,21 +31,13 @@ public struct CardRenderer: Sendable {
         /// The small image's width (200 px, GD-style, PNG).
         public var smallWidth: Int
         /// Which pixel path may render fronts.
-        public var engine: Engine
-
-        /// The pixel paths a renderer may use.
-        public enum Engine: String, Sendable, Hashable, Codable, CaseIterable {
-            /// The fast path for the photos that allow it, libvips for the rest.
-            case auto
-            /// libvips for every card (for comparison).
-            case general
-        }
+        public var engine: RenderEngine
 
         public init(
             policy: DecodePolicy = .default, qualityThreshold: Double = 150,
             printEncoding: EncodeOptions = EncodeOptions(
                 format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
-            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: Engine = .auto
+            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto
         ) {
             self.policy = policy
             self.qualityThreshold = qualityThreshold
@@ -85,10 +77,10 @@ public struct CardRenderer: Sendable {
         let front: RenderedSide
         let warning: String?
         let path: RenderPath
-        if let info = FastCardRenderer.plan(photo: photo, header: header, spec: spec, settings: settings) {
+        if let source = FastCardRenderer.plan(photo: photo, header: header, spec: spec, settings: settings) {
             let fast = FastCardRenderer(settings: settings)
             let (pixels, fastWarning) = try fast.print(
-                photo: photo, info: info, layout: layout, effect: effect, art: art, background: spec.background)
+                photo: source, layout: layout, effect: effect, art: art, background: spec.background)
             front = try fast.encode(pixels, dpi: spec.format.dpi)
             (warning, path) = (fastWarning, .fast)
         } else {

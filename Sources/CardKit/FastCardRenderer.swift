@@ -18,34 +18,27 @@ import VipsKit
 struct FastCardRenderer {
     let settings: CardRenderer.Settings
 
-    /// The JPEG's header when this card can take the fast path, nil otherwise.
+    /// The photo as a fast-path source when this card can take the fast path, nil otherwise.
     static func plan(photo: ImageData, header: ImageHeader, spec: CardSpec, settings: CardRenderer.Settings)
-        -> JPEGCodec.Info?
+        -> FastJPEGSource?
     {
-        guard settings.engine == .auto, header.format == .jpeg, settings.printEncoding.format == .jpeg else {
-            return nil
-        }
+        guard settings.engine == .auto, settings.printEncoding.format == .jpeg else { return nil }
         if case .transform(_, let rotation, _, _) = spec.placement,
             rotation.truncatingRemainder(dividingBy: 90) != 0
         {
             return nil
         }
-        guard let info = photo.withUnsafeBytes({ JPEGCodec.info(of: $0) }),
-            info.isYCbCrOrGrey, info.components == 1 || info.components == 3,
-            !info.hasICCProfile || info.iccProfileIsSRGB,
-            info.width == header.width, info.height == header.height
-        else { return nil }
-        return info
+        return FastJPEGSource(photo, header: header)
     }
 
     /// The print pixels of the front (card size, bleed included), and the warning of a
     /// lenient decode.
     func print(
-        photo: ImageData, info: JPEGCodec.Info, layout: CardLayout, effect: ColourEffect, art: FrameOverlay?,
+        photo: FastJPEGSource, layout: CardLayout, effect: ColourEffect, art: FrameOverlay?,
         background: [Double]
     ) throws -> (MemoryImage, warning: String?) {
         let colour = background.map { UInt8(max(0, min(255, $0.rounded()))) }
-        let (window, warning) = try place(photo, info: info, layout: layout, background: colour)
+        let (window, warning) = try place(photo, layout: layout, background: colour)
         var placed = window
         if let parameters = effect.parameters {
             PixelKernels.colour(
@@ -95,14 +88,15 @@ struct FastCardRenderer {
     }
 
     /// The photo window: `layout.window`'s size, the photo placed on `background`.
-    private func place(_ photo: ImageData, info: JPEGCodec.Info, layout: CardLayout, background: [UInt8]) throws
+    private func place(_ photo: FastJPEGSource, layout: CardLayout, background: [UInt8]) throws
         -> (MemoryImage, warning: String?)
     {
         let (width, height) = (layout.window.width, layout.window.height)
         let scale = layout.photoScale
+        let info = photo.info
         // The size the whole upright photo is brought to (the general path's `scaledPhoto`).
         let target = (width: Self.scaled(info.uprightWidth, scale), height: Self.scaled(info.uprightHeight, scale))
-        let (upright, warning) = try decodeUpright(photo, info: info, atLeast: scale < 1 ? target : nil)
+        let (upright, warning) = try photo.decodeUpright(atLeast: scale < 1 ? target : nil, policy: settings.policy)
         switch layout.placement {
         case .crop(let x, let y, let cropWidth, let cropHeight):
             // The same source box the general path cuts: in the scaled photo, snapped outwards
@@ -139,34 +133,5 @@ struct FastCardRenderer {
                 .pasting(scaled, x: Int(left), y: Int(top))
             return (window, warning)
         }
-    }
-
-    /// The photo decoded and turned upright: at the smallest DCT scale whose upright size is
-    /// still at least `atLeast` (the whole photo when nil).
-    private func decodeUpright(_ photo: ImageData, info: JPEGCodec.Info, atLeast: (width: Int, height: Int)?) throws
-        -> (MemoryImage, warning: String?)
-    {
-        var shrink = 1
-        if let atLeast {
-            let swapped = info.orientation >= 5
-            let (neededWidth, neededHeight) =
-                swapped ? (atLeast.height, atLeast.width) : (atLeast.width, atLeast.height)
-            while shrink < 8 && info.width / (shrink * 2) >= neededWidth && info.height / (shrink * 2) >= neededHeight {
-                shrink *= 2
-            }
-        }
-        let policy = settings.policy
-        let decoded: (image: MemoryImage, warning: String?)
-        do {
-            decoded = try photo.withUnsafeBytes { bytes throws(JPEGCodec.Failure) in
-                try JPEGCodec.decode(bytes, scale: shrink, strict: policy.damage == .fail)
-            }
-        } catch {
-            throw ImageInputError.damaged(file: photo.name, detail: error.message)
-        }
-        let warning = decoded.warning.map {
-            "\(photo.name): damaged image data, rendered what decodes (\($0))."
-        }
-        return (PixelKernels.oriented(decoded.image, info.orientation), warning)
     }
 }

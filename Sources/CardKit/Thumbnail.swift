@@ -20,14 +20,19 @@ public struct Thumbnail: Sendable {
     public let height: Int
     /// The encoding.
     public let format: OutputFormat
+    /// Which pixel path made it.
+    public let path: RenderPath
     /// Set when damaged data was rendered leniently.
     public var warning: String?
 
-    public init(data: Data, width: Int, height: Int, format: OutputFormat, warning: String? = nil) {
+    public init(
+        data: Data, width: Int, height: Int, format: OutputFormat, path: RenderPath, warning: String? = nil
+    ) {
         self.data = data
         self.width = width
         self.height = height
         self.format = format
+        self.path = path
         self.warning = warning
     }
 

@@ -1,3 +1,4 @@
+import FastPath
 import FileUtilities
 import VipsKit
 
@@ -14,15 +15,24 @@ import VipsKit
 ///
 /// This is the old `get-img-podcast.php?...&width=N` service as a library call: PNG by
 /// default, JPEG, WebP or AVIF on request, never enlarged unless asked.
+///
+/// Colour JPEGs without a colour profile (or with an sRGB one) take the fast path: decoded
+/// by libjpeg-turbo at the DCT scale still above the wanted size, turned upright and
+/// resampled by the SIMD kernels, then encoded by libvips. Every other input (grey or CMYK
+/// JPEGs, other profiles, PNG, WebP, HEIC, TIFF...), and every thumbnail that keeps the
+/// input's metadata, goes through libvips's `thumbnail`.
 public struct Thumbnailer: Sendable {
     /// The largest width accepted (default 8192).
     public var maxWidth: Int
     /// Limits and damage handling for inputs.
     public var policy: DecodePolicy
+    /// Which pixel path may make thumbnails.
+    public var engine: RenderEngine
 
-    public init(maxWidth: Int = 8192, policy: DecodePolicy = .default) {
+    public init(maxWidth: Int = 8192, policy: DecodePolicy = .default, engine: RenderEngine = .auto) {
         self.maxWidth = maxWidth
         self.policy = policy
+        self.engine = engine
     }
 
     /// The output size for a source of `sourceWidth` x `sourceHeight` (upright) asked at `width`.
@@ -55,6 +65,19 @@ public struct Thumbnailer: Sendable {
         let size = Self.outputSize(
             sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, width: width,
             enlarge: enlarge)
+        if engine == .auto, !options.keepMetadata, let source = FastJPEGSource(data, header: header),
+            source.info.components == 3
+        {
+            let (upright, warning) = try source.decodeUpright(atLeast: size, headroom: 2, policy: policy)
+            let pixels =
+                upright.width == size.width && upright.height == size.height
+                ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)
+            let bytes = try VImage.fromEightBitPixels(pixels.pixels, width: size.width, height: size.height, bands: 3)
+                .encoded(options)
+            return Thumbnail(
+                data: bytes, width: size.width, height: size.height, format: options.format, path: .fast,
+                warning: warning)
+        }
         // The thumbnail's pixels are made in memory (decode errors: the input's), then
         // encoded (encoder errors: ours); see `renderHandlingDamage`.
         let (pixels, warning) = try renderHandlingDamage(data, policy: policy) { strict in
@@ -63,7 +86,9 @@ public struct Thumbnailer: Sendable {
                 .inMemory()
         }
         let bytes = try pixels.encoded(options)
-        return Thumbnail(data: bytes, width: size.width, height: size.height, format: options.format, warning: warning)
+        return Thumbnail(
+            data: bytes, width: size.width, height: size.height, format: options.format, path: .general,
+            warning: warning)
     }
 
     /// Makes a thumbnail of a file, enforcing the byte limit before reading it.

@@ -23,12 +23,14 @@ public struct CachedThumbnailer: Sendable {
     private struct Metadata: Codable {
         var width: Int
         var height: Int
+        var path: RenderPath
         var warning: String?
     }
 
     /// The cache key of a thumbnail of the input whose content digest is `inputDigest`.
     public func key(inputDigest: String, width: Int, enlarge: Bool, options: EncodeOptions) throws -> CacheKey {
-        let recipe = ThumbnailRecipe(width: width, enlarge: enlarge, options: options, policy: thumbnailer.policy)
+        let recipe = ThumbnailRecipe(
+            width: width, enlarge: enlarge, options: options, policy: thumbnailer.policy, engine: thumbnailer.engine)
         return try CacheKey(inputDigest: inputDigest, recipe: recipe, versions: CacheVersions.current)
     }
 
@@ -54,12 +56,14 @@ public struct CachedThumbnailer: Sendable {
                 else { return nil }
                 return Thumbnail(
                     data: image, width: metadata.width, height: metadata.height, format: options.format,
-                    warning: metadata.warning)
+                    path: metadata.path, warning: metadata.warning)
             },
             render: { try thumbnailer.thumbnail(of: $0, width: width, enlarge: enlarge, options: options) },
             toEntry: { thumbnail in
                 let metadata = try JSONEncoder().encode(
-                    Metadata(width: thumbnail.width, height: thumbnail.height, warning: thumbnail.warning))
+                    Metadata(
+                        width: thumbnail.width, height: thumbnail.height, path: thumbnail.path,
+                        warning: thumbnail.warning))
                 return CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata)
             })
         return CachedThumbnail(thumbnail: result.output, key: result.key, cached: result.cached)

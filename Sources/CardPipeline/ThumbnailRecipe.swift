@@ -18,11 +18,14 @@ public struct ThumbnailRecipe: Sendable, Hashable, Encodable {
     public var options: EncodeOptions
     /// The thumbnailer's input policy (limits, damage handling).
     public var policy: DecodePolicy
+    /// The pixel paths the thumbnailer may use (the two differ by resampling round-off).
+    public var engine: RenderEngine
 
-    public init(width: Int, enlarge: Bool, options: EncodeOptions, policy: DecodePolicy) {
+    public init(width: Int, enlarge: Bool, options: EncodeOptions, policy: DecodePolicy, engine: RenderEngine) {
         self.width = width
         self.enlarge = enlarge
         self.options = options
         self.policy = policy
+        self.engine = engine
     }
 }

@@ -1,3 +1,4 @@
+import CardKit
 import VipsKit
 
 /// Everything `cardrender serve` is told: where the images are, how much work it takes on,
@@ -24,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     public var signingKey: SigningKey?
     /// Input limits (pixels, bytes, damaged data).
     public var policy: DecodePolicy
+    /// Which pixel path may make thumbnails.
+    public var engine: RenderEngine
     /// `Retry-After` seconds sent with 503.
     public var retryAfter: Int
     /// How long a connection may take to send a complete request head, counted from its
@@ -45,6 +48,7 @@ public struct ServerConfiguration: Sendable {
         maxAge: Int = 86_400,
         signingKey: SigningKey? = nil,
         policy: DecodePolicy = .default,
+        engine: RenderEngine = .auto,
         retryAfter: Int = 1,
         idleTimeout: Duration = .seconds(15),
         maxConnections: Int = 1024
@@ -59,6 +63,7 @@ public struct ServerConfiguration: Sendable {
         self.maxAge = maxAge
         self.signingKey = signingKey
         self.policy = policy
+        self.engine = engine
         self.retryAfter = retryAfter
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections

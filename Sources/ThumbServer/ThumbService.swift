@@ -45,7 +45,9 @@ public final class ThumbService: Sendable {
         signer = configuration.signingKey.map(URLSigner.init)
         self.cache = cache
         thumbnailer = CachedThumbnailer(
-            thumbnailer: Thumbnailer(maxWidth: configuration.maxWidth, policy: configuration.policy), cache: cache)
+            thumbnailer: Thumbnailer(
+                maxWidth: configuration.maxWidth, policy: configuration.policy, engine: configuration.engine),
+            cache: cache)
         memory = MemoryCache(capacity: configuration.memoryCacheBytes)
         metrics = ServerMetrics()
         pool = WorkPool(workers: configuration.workers, queueLimit: configuration.queueLimit)

@@ -5,7 +5,8 @@ public struct DecodePolicy: Sendable, Equatable, Hashable, Encodable {
         /// Refuse the input with an error naming the file (the default).
         case fail
         /// Render what decodes and report a warning. libvips 8.14 still stops after 100
-        /// decoder warnings, so badly damaged files fail either way.
+        /// decoder warnings, so on the general path badly damaged files fail either way (the
+        /// fast path's libjpeg-turbo decoder renders them).
         case warn
     }
 

@@ -68,7 +68,7 @@ struct RenderCommand: ParsableCommand {
         help:
             "Pixel path: auto (libjpeg-turbo and SIMD kernels for the JPEGs that allow it, libvips for the rest) or general (libvips for every card)."
     )
-    var engine: CardRenderer.Settings.Engine = .auto
+    var engine: RenderEngine = .auto
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -165,4 +165,4 @@ struct RenderCommand: ParsableCommand {
 
 extension ColourEffect.Name: ExpressibleByArgument {}
 extension PaperSize: ExpressibleByArgument {}
-extension CardRenderer.Settings.Engine: ExpressibleByArgument {}
+extension RenderEngine: ExpressibleByArgument {}

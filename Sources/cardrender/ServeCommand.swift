@@ -1,4 +1,5 @@
 import ArgumentParser
+import CardKit
 import CardPipeline
 import Hummingbird
 import Logging
@@ -77,6 +78,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most connections open at once; more wait until one closes.")
     var maxConnections = 1024
 
+    @Option(
+        help:
+            "Pixel path: auto (libjpeg-turbo and SIMD kernels for the JPEGs that allow it, libvips for the rest) or general (libvips for every image)."
+    )
+    var engine: RenderEngine = .auto
+
     @Option(help: "Log level: info logs one line per request; notice or warning only problems.")
     var logLevel: Logger.Level = .info
 
@@ -117,7 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             root: root, host: host, port: port, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth,
             workers: workers, queueLimit: queue, maxAge: maxAge, signingKey: signingKey, policy: decode.policy,
-            idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+            engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
         // Each worker is a core already; more libvips threads per image only compete.
         Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
         do {

@@ -61,6 +61,12 @@ struct ThumbCommand: ParsableCommand {
     @Flag(help: "Allow a width above the source width (default: the source size is kept).")
     var enlarge = false
 
+    @Option(
+        help:
+            "Pixel path: auto (libjpeg-turbo and SIMD kernels for the JPEGs that allow it, libvips for the rest) or general (libvips for every image)."
+    )
+    var engine: RenderEngine = .auto
+
     @Option(help: ArgumentHelp("Write a JSON report of the batch here (with --out).", valueName: "file"))
     var report: String?
 
@@ -102,7 +108,7 @@ struct ThumbCommand: ParsableCommand {
 
     func run() throws {
         let thumbnailer = CachedThumbnailer(
-            thumbnailer: Thumbnailer(maxWidth: maxWidth, policy: decode.policy), cache: caching.open())
+            thumbnailer: Thumbnailer(maxWidth: maxWidth, policy: decode.policy, engine: engine), cache: caching.open())
         let options = EncodeOptions(format: format, quality: quality)
         defer {
             if let cache = thumbnailer.cache {

@@ -17,7 +17,7 @@ import VipsKit
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    func render(_ bytes: Data, damage: DecodePolicy.Damage, engine: CardRenderer.Settings.Engine = .auto) throws
+    func render(_ bytes: Data, damage: DecodePolicy.Damage, engine: RenderEngine = .auto) throws
         -> RenderedCard
     {
         let renderer = CardRenderer(
@@ -29,7 +29,7 @@ import VipsKit
     @Test func aTruncatedJPEGIsDamagedOrAWarningOnBothPaths() throws {
         let whole = try Self.photo()
         let truncated = whole.prefix(whole.count * 2 / 3)
-        for engine in CardRenderer.Settings.Engine.allCases {
+        for engine in RenderEngine.allCases {
             #expect(throws: ImageInputError.self) { try render(truncated, damage: .fail, engine: engine) }
             do {
                 _ = try render(truncated, damage: .fail, engine: engine)

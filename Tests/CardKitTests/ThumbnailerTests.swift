@@ -133,18 +133,28 @@ import VipsKit
         }
     }
 
+    /// A badly corrupted JPEG: refused naming the file on both paths by default. Under
+    /// `.warn` libvips still gives up (it stops after 100 decoder warnings), while the fast
+    /// path renders what decodes with a warning naming the file, as `.warn` promises.
     @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
     func corruptJPEGFailsNamingTheFile() throws {
         let path = Fixtures.photo("broken/corrupted-3648x2736.jpg")
-        for policy in [DecodePolicy(), DecodePolicy(damage: .warn)] {
+        for engine in RenderEngine.allCases {
             let error = #expect(throws: ImageInputError.self) {
-                try Thumbnailer(policy: policy).thumbnail(file: path, width: 200)
+                try Thumbnailer(engine: engine).thumbnail(file: path, width: 200)
             }
-            #expect(error?.file == path)
+            #expect(error?.file == path, "\(engine)")
             // libvips's error text is process-wide and tests run in parallel: assert on what
             // we attach ourselves (file, cause); the CLI test checks libvips's words.
-            #expect(error?.description.contains("the image data is damaged") == true)
+            #expect(error?.description.contains("the image data is damaged") == true, "\(engine)")
         }
+        let lenient = Thumbnailer(policy: DecodePolicy(damage: .warn))
+        #expect(throws: ImageInputError.self) {
+            try Thumbnailer(policy: lenient.policy, engine: .general).thumbnail(file: path, width: 200)
+        }
+        let thumbnail = try lenient.thumbnail(file: path, width: 200)
+        #expect(thumbnail.path == .fast && thumbnail.width == 200 && thumbnail.height == 150)
+        #expect(thumbnail.warning?.hasPrefix(path + ": damaged image data, rendered what decodes") == true)
     }
 
     /// A baseline JPEG cut short: refused by default, rendered with a warning when lenient.

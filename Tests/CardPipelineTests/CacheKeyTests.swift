@@ -141,10 +141,11 @@ import VipsKit
 
     @Test func everyThumbnailSettingChangesTheKey() throws {
         let thumbnailer = CachedThumbnailer(thumbnailer: Thumbnailer(), cache: nil)
-        #expect(labels(Thumbnailer()) == ["maxWidth", "policy"])
+        #expect(labels(Thumbnailer()) == ["maxWidth", "policy", "engine"])
         #expect(
-            labels(ThumbnailRecipe(width: 1, enlarge: false, options: EncodeOptions(), policy: .default))
-                == ["kind", "width", "enlarge", "options", "policy"])
+            labels(
+                ThumbnailRecipe(width: 1, enlarge: false, options: EncodeOptions(), policy: .default, engine: .auto))
+                == ["kind", "width", "enlarge", "options", "policy", "engine"])
         let options = EncodeOptions()
         let base = try thumbnailer.key(inputDigest: "d", width: 200, enlarge: false, options: options)
         var changedOptions = options
@@ -155,6 +156,8 @@ import VipsKit
             try thumbnailer.key(inputDigest: "d", width: 200, enlarge: true, options: options),
             try thumbnailer.key(inputDigest: "d", width: 200, enlarge: false, options: changedOptions),
             try CachedThumbnailer(thumbnailer: Thumbnailer(policy: DecodePolicy(damage: .warn)), cache: nil)
+                .key(inputDigest: "d", width: 200, enlarge: false, options: options),
+            try CachedThumbnailer(thumbnailer: Thumbnailer(engine: .general), cache: nil)
                 .key(inputDigest: "d", width: 200, enlarge: false, options: options),
         ]
         #expect(Set(keys + [base]).count == keys.count + 1)
