@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "VipsKit", targets: ["VipsKit"]),
         .library(name: "CardKit", targets: ["CardKit"]),
+        .library(name: "FastPath", targets: ["FastPath"]),
         .library(name: "FileUtilities", targets: ["FileUtilities"]),
         .library(name: "RenderCache", targets: ["RenderCache"]),
         .library(name: "CardPipeline", targets: ["CardPipeline"]),

@@ -37,6 +37,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "StageBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "FastPath", package: "cardrender"),
+                .product(name: "VipsKit", package: "cardrender"),
+            ],
+            path: "Benchmarks/StageBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [
                 "BenchmarkSupport",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Postcards per second: cardrender on the corpus (photos + orientation examples; print +
 # sample + small, sepia, one frame) at 1 and 2 jobs, and the same postcard work (cover-crop
-# to 1748x1240, sepia matrix, frame composite, JPEG q90) with ImageMagick, Pillow, pyvips
-# and PHP GD, two workers each, in the same run. Prints Markdown tables.
+# to 1748x1240, sepia matrix, frame composite, JPEG q90 4:4:4) with ImageMagick, Pillow,
+# Pillow-SIMD, pyvips and PHP GD, two workers each, in the same run (the peers write the
+# print file only; cardrender writes print + sample + small). Prints Markdown tables.
 # usage: bash benchmarks/cards.sh      (needs ../shared/corpus; installs the peers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,10 @@ hyperfine -N --warmup 1 --runs 5 --export-json "$work/cards.json" \
   -n "cardrender render --jobs 1 ($count photos)" "$ours render $work/in --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 1 --quiet --no-cache" \
   -n "cardrender render --jobs 2 ($jpegs JPEGs)" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet --no-cache" \
   -n "pyvips, 2 processes ($jpegs JPEGs)" "env VIPS_CONCURRENCY=1 python3 $peers_dir/pyvips_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "cardrender render --jobs 2 --engine general ($jpegs JPEGs)" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet --no-cache --engine general" \
   -n "Pillow, 2 processes ($jpegs JPEGs)" "python3 $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "Pillow-SIMD, 2 processes ($jpegs JPEGs)" "$pillow_simd $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "djpeg + cjpeg q90 4:4:4, xargs -P 2 ($jpegs JPEGs, floor: no resize, effect or frame)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''djpeg \"\$1\" | cjpeg -quality 90 -sample 1x1 > \"\$0/\$(basename \"\$1\")\"'\'' $work/out'" \
   -n "ImageMagick, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/out'" \
   -n "PHP GD, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$gd_one'\'' $work/out'" >&2
 

@@ -25,6 +25,7 @@ hyperfine -N --warmup 3 --runs 30 --export-json "$work/single.json" \
   -n "PHP GD imagecopyresampled" "php $peers_dir/gd_thumb.php resampled $photo $work/out/gd.png 200" \
   -n "PHP GD imagescale" "php $peers_dir/gd_thumb.php scale $photo $work/out/gd2.png 200" \
   -n "Pillow draft" "python3 $peers_dir/pillow_thumb.py $photo $work/out/pil.png 200" \
+  -n "Pillow-SIMD draft" "$pillow_simd $peers_dir/pillow_thumb.py $photo $work/out/pils.png 200" \
   -n "djpeg -scale 1/8 (decode floor)" "djpeg -scale 1/8 -outfile /dev/null $photo" >&2
 
 # Peak RSS of one run each (GNU time, KiB).
@@ -37,6 +38,7 @@ rss "GraphicsMagick -size" gm convert -size 400x300 "$photo" -resize 200x "$work
 rss "PHP GD imagecopyresampled" php "$peers_dir/gd_thumb.php" resampled "$photo" "$work/out/gd.png" 200
 rss "PHP GD imagescale" php "$peers_dir/gd_thumb.php" scale "$photo" "$work/out/gd2.png" 200
 rss "Pillow draft" python3 "$peers_dir/pillow_thumb.py" "$photo" "$work/out/pil.png" 200
+rss "Pillow-SIMD draft" "$pillow_simd" "$peers_dir/pillow_thumb.py" "$photo" "$work/out/pils.png" 200
 rss "djpeg -scale 1/8 (decode floor)" djpeg -scale 1/8 -outfile /dev/null "$photo"
 
 # A directory, each tool run as a user would run it.
@@ -46,6 +48,9 @@ hyperfine -N --warmup 1 --runs 10 --export-json "$work/directory.json" \
   --prepare "bash -c 'rm -rf $work/d && mkdir -p $work/d'" \
   -n "cardrender thumb DIR --jobs 2" "$ours thumb $work/in --width 200 --out $work/d --jobs 2 --quiet --no-cache" \
   -n "cardrender thumb DIR --jobs 1" "$ours thumb $work/in --width 200 --out $work/d --jobs 1 --quiet --no-cache" \
+  -n "cardrender thumb DIR --jobs 2 --engine general" "$ours thumb $work/in --width 200 --out $work/d --jobs 2 --quiet --no-cache --engine general" \
+  -n "Pillow-SIMD draft (2 processes)" "$pillow_simd $peers_dir/pillow_thumbs.py $work/d 200 $(ls -d $work/in/* | tr '\n' ' ')" \
+  -n "Pillow draft (2 processes)" "python3 $peers_dir/pillow_thumbs.py $work/d 200 $(ls -d $work/in/* | tr '\n' ' ')" \
   -n "vipsthumbnail (all files, one call)" "bash -c 'vipsthumbnail $work/in/*.jpg -s 200x -o $work/d/%s.png'" \
   -n "GraphicsMagick (xargs -P 2)" "bash -c 'ls $work/in/*.jpg | xargs -P 2 -n 1 sh -c '\''$gm_one'\'' $work/d'" \
   -n "ImageMagick jpeg:size (xargs -P 2)" "bash -c 'ls $work/in/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/d'" >&2

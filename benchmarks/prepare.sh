@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sourced by the benchmark scripts: installs the peer tools (Debian packages and PyPI) when
 # missing, builds cardrender in release mode and sets up a scratch directory.
-# Sets: ours (the binary), corpus (../shared/corpus), work (removed on exit), peers_dir.
+# Sets: ours (the binary), corpus (../shared/corpus), work (removed on exit), peers_dir,
+# pillow_simd (the Python of a venv with Pillow-SIMD built for AVX2, under .build/peers).
 source scripts/setup.sh
 peer_packages=(hyperfine imagemagick graphicsmagick php-cli php-gd libjpeg-turbo-progs time libvips-tools)
 missing=()
@@ -13,6 +14,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 python3 -c "import PIL, pyvips, matplotlib" 2>/dev/null || python3 -m pip install -q pillow pyvips matplotlib
+# Pillow-SIMD has the same import name as Pillow, hence its own venv; it is an sdist, built
+# here against Debian's libjpeg-turbo and zlib with AVX2 on (pinned by hash).
+simd_venv="$PWD/.build/peers/pillow-simd"
+if ! "$simd_venv/bin/python" -c "import PIL, sys; sys.exit('.post' not in PIL.__version__)" 2>/dev/null; then
+  rm -rf "$simd_venv"
+  python3 -m venv "$simd_venv"
+  CC="cc -mavx2" "$simd_venv/bin/pip" install -q --no-cache-dir --no-binary pillow-simd --require-hashes \
+    -r benchmarks/peers/pillow-simd.txt >&2
+fi
+pillow_simd="$simd_venv/bin/python"
 
 [[ -d ../shared/corpus ]] || { echo "benchmarks need ../shared/corpus" >&2; exit 1; }
 swift build -c release --product cardrender >&2

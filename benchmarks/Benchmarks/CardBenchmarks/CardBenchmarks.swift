@@ -14,7 +14,6 @@ let benchmarks: @Sendable () -> Void = {
     )
     Vips.concurrency = 1
     let catalogue = try! FrameCatalogue(directory: repository.appendingPathComponent("frames").path)
-    let renderer = CardRenderer(catalogue: catalogue)
     let cases: [(String, String, CardSpec)] = [
         (
             "12MP JPEG, airmail frame, sepia", "photos/phone-4032x3024.jpg",
@@ -28,12 +27,15 @@ let benchmarks: @Sendable () -> Void = {
         ),
     ]
     for (name, file, spec) in cases {
-        Benchmark("card: \(name) (print + sample + small, 1 thread)") { benchmark in
-            let photo = corpusPhoto(file)
-            _ = try renderer.render(photo: photo, spec: spec, specFile: "bench")  // frame art rendered once
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(try renderer.render(photo: photo, spec: spec, specFile: "bench"))
+        for engine in RenderEngine.allCases {
+            let renderer = CardRenderer(catalogue: catalogue, settings: .init(engine: engine))
+            Benchmark("card \(engine): \(name) (print + sample + small, 1 thread)") { benchmark in
+                let photo = corpusPhoto(file)
+                _ = try renderer.render(photo: photo, spec: spec, specFile: "bench")  // frame art rendered once
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    blackHole(try renderer.render(photo: photo, spec: spec, specFile: "bench"))
+                }
             }
         }
     }
