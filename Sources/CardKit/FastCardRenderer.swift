@@ -96,32 +96,44 @@ struct FastCardRenderer {
         let info = photo.info
         // The size the whole upright photo is brought to (the general path's `scaledPhoto`).
         let target = (width: Self.scaled(info.uprightWidth, scale), height: Self.scaled(info.uprightHeight, scale))
-        let (upright, warning) = try photo.decodeUpright(atLeast: scale < 1 ? target : nil, policy: settings.policy)
+        let shrink = scale < 1 ? photo.shrink(atLeast: target) : 1
+        let decoded = photo.uprightSize(shrink: shrink)
+        let policy = settings.policy
         switch layout.placement {
         case .crop(let x, let y, let cropWidth, let cropHeight):
-            // The same source box the general path cuts: in the scaled photo, snapped outwards
-            // to whole pixels, then mapped to the decoded pixels.
-            var box = (x: Double(x), y: Double(y), width: Double(cropWidth), height: Double(cropHeight))
             if scale < 1 {
+                // The same source box the general path cuts: in the scaled photo, snapped
+                // outwards to whole pixels, then mapped to the decoded pixels.
                 let fx = Double(target.width) / Double(info.uprightWidth)
                 let fy = Double(target.height) / Double(info.uprightHeight)
                 let left = (Double(x) * fx).rounded(.down)
                 let top = (Double(y) * fy).rounded(.down)
                 let right = min(Double(target.width), (Double(x + cropWidth) * fx).rounded(.up))
                 let bottom = min(Double(target.height), (Double(y + cropHeight) * fy).rounded(.up))
-                box = (left, top, right - left, bottom - top)
                 let (sx, sy) = (
-                    Double(upright.width) / Double(target.width), Double(upright.height) / Double(target.height)
+                    Double(decoded.width) / Double(target.width), Double(decoded.height) / Double(target.height)
                 )
-                box = (box.x * sx, box.y * sy, box.width * sx, box.height * sy)
-                return (PixelKernels.resample(upright, box: box, width: width, height: height), warning)
+                var box = (x: left * sx, y: top * sy, width: (right - left) * sx, height: (bottom - top) * sy)
+                // Only the rows the box reads are decoded: the box and the reducing filter's
+                // reach beyond it (3 lobes, widened by the reduction factor), plus a margin.
+                let reach = Int((3 * max(1, box.height / Double(height))).rounded(.up)) + 2
+                let rows =
+                    max(
+                        0, Int(box.y.rounded(.down)) - reach)..<min(
+                        decoded.height, Int((box.y + box.height).rounded(.up)) + reach)
+                let (band, bandTop, warning) = try photo.decodeUpright(shrink: shrink, rows: rows, policy: policy)
+                box.y -= Double(bandTop)
+                return (PixelKernels.resample(band, box: box, width: width, height: height), warning)
             }
             // Enlarging: the crop is cut out first and enlarged alone, its edges repeated, as
             // the general path does (resampling it inside the photo would read the pixels
             // around the crop and differ along the window's edges).
-            let region = upright.cropped(x: x, y: y, width: cropWidth, height: cropHeight)
+            let (band, bandTop, warning) = try photo.decodeUpright(
+                shrink: 1, rows: y..<(y + cropHeight), policy: policy)
+            let region = band.cropped(x: x, y: y - bandTop, width: cropWidth, height: cropHeight)
             return (PixelKernels.resize(region, width: width, height: height), warning)
         case .transform(_, let rotation, let offsetX, let offsetY):
+            let (upright, _, warning) = try photo.decodeUpright(shrink: shrink, policy: policy)
             var scaled =
                 scale == 1 && upright.width == target.width
                 ? upright : PixelKernels.resize(upright, width: target.width, height: target.height)

@@ -23,31 +23,47 @@ struct FastJPEGSource {
         self.info = info
     }
 
-    /// The photo decoded and turned upright, at the smallest DCT scale (1, 1/2, 1/4, 1/8)
-    /// whose upright size is still at least `headroom` times `atLeast` (full size when nil).
-    /// A headroom of 2 leaves the final reduction at least a factor of 2, as libvips's
-    /// `thumbnail` does: the scaled IDCT is a box-like filter, so less of it aliases less.
-    /// - Parameter policy: `damage == .fail` makes any damage an error; otherwise what
-    ///   decodes is returned with a warning naming the file.
-    /// - Throws: `ImageInputError.damaged` naming the file, with libjpeg's reason.
-    func decodeUpright(atLeast: (width: Int, height: Int)?, headroom: Int = 1, policy: DecodePolicy) throws
-        -> (MemoryImage, warning: String?)
-    {
+    /// The smallest DCT scale (1, 2, 4, 8: decoding at 1/`shrink`) whose upright size is
+    /// still at least `headroom` times `atLeast`. A headroom of 2 leaves the final reduction
+    /// at least a factor of 2, as libvips's `thumbnail` does: the scaled IDCT is a box-like
+    /// filter, so less of it aliases less.
+    func shrink(atLeast: (width: Int, height: Int), headroom: Int = 1) -> Int {
+        let swapped = info.orientation >= 5
+        let (neededWidth, neededHeight) = swapped ? (atLeast.height, atLeast.width) : (atLeast.width, atLeast.height)
         var shrink = 1
-        if let atLeast {
-            let swapped = info.orientation >= 5
-            let (neededWidth, neededHeight) =
-                swapped ? (atLeast.height, atLeast.width) : (atLeast.width, atLeast.height)
-            while shrink < 8 && info.width / (shrink * 2) >= neededWidth * headroom
-                && info.height / (shrink * 2) >= neededHeight * headroom
-            {
-                shrink *= 2
-            }
+        while shrink < 8 && info.width / (shrink * 2) >= neededWidth * headroom
+            && info.height / (shrink * 2) >= neededHeight * headroom
+        {
+            shrink *= 2
+        }
+        return shrink
+    }
+
+    /// The upright size of the photo decoded at 1/`shrink` (libjpeg rounds up).
+    func uprightSize(shrink: Int) -> (width: Int, height: Int) {
+        ((info.uprightWidth + shrink - 1) / shrink, (info.uprightHeight + shrink - 1) / shrink)
+    }
+
+    /// The photo decoded at 1/`shrink` and turned upright: only the upright rows `rows` when
+    /// given and the orientation keeps rows as rows (1 to 4; libjpeg skips the others'
+    /// IDCT), else all of it.
+    /// - Parameter policy: `damage == .fail` makes any damage an error, even in rows not
+    ///   returned; otherwise what decodes is returned with a warning naming the file.
+    /// - Returns: the pixels, the upright row their first row is, and the warning.
+    /// - Throws: `ImageInputError.damaged` naming the file, with libjpeg's reason.
+    func decodeUpright(shrink: Int, rows: Range<Int>? = nil, policy: DecodePolicy) throws
+        -> (image: MemoryImage, top: Int, warning: String?)
+    {
+        let height = uprightSize(shrink: shrink).height
+        var stored: Range<Int>? = nil
+        if let rows, info.orientation <= 4, rows.lowerBound >= 0, rows.upperBound <= height, !rows.isEmpty {
+            // Orientations 3 and 4 turn the picture upside down: the rows come from the bottom.
+            stored = info.orientation <= 2 ? rows : (height - rows.upperBound)..<(height - rows.lowerBound)
         }
         let decoded: (image: MemoryImage, warning: String?)
         do {
             decoded = try photo.withUnsafeBytes { bytes throws(JPEGCodec.Failure) in
-                try JPEGCodec.decode(bytes, scale: shrink, strict: policy.damage == .fail)
+                try JPEGCodec.decode(bytes, scale: shrink, rows: stored, strict: policy.damage == .fail)
             }
         } catch {
             throw ImageInputError.damaged(file: photo.name, detail: error.message)
@@ -55,6 +71,7 @@ struct FastJPEGSource {
         let warning = decoded.warning.map {
             "\(photo.name): damaged image data, rendered what decodes (\($0))."
         }
-        return (PixelKernels.oriented(decoded.image, info.orientation), warning)
+        let top = stored == nil ? 0 : rows!.lowerBound
+        return (PixelKernels.oriented(decoded.image, info.orientation), top, warning)
     }
 }

@@ -68,7 +68,8 @@ public struct Thumbnailer: Sendable {
         if engine == .auto, !options.keepMetadata, let source = FastJPEGSource(data, header: header),
             source.info.components == 3
         {
-            let (upright, warning) = try source.decodeUpright(atLeast: size, headroom: 2, policy: policy)
+            let (upright, _, warning) = try source.decodeUpright(
+                shrink: source.shrink(atLeast: size, headroom: 2), policy: policy)
             let pixels =
                 upright.width == size.width && upright.height == size.height
                 ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)

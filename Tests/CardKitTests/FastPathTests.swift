@@ -1,9 +1,10 @@
-import CardKit
 import FastPath
 import Foundation
 import TestSupport
 import Testing
 import VipsKit
+
+@testable import CardKit
 
 /// The fast path gives the pictures the general (libvips) path gives, within what
 /// resampling and JPEG round-off explain: same size, mean absolute difference below 1.5
@@ -126,6 +127,46 @@ struct FastPathTests {
         try compare(
             "orientation/Portrait_6.jpg", CardSpec(placement: .crop(x: 10, y: 400, width: 1180, height: 837)),
             "enlarged crop of a turned photo")
+    }
+
+    /// Crops decode only the rows they read: from the top for photos stored upright or
+    /// mirrored (orientations 1, 2), from the bottom for upside-down ones (3, 4), all rows for
+    /// turned ones (5 to 8). The rows given are exactly those rows of the whole decode, at
+    /// full and DCT scales, near both edges.
+    @Test(arguments: [1, 2, 3, 4, 6])
+    func aBandIsThoseRowsOfTheWholePhoto(_ orientation: Int) throws {
+        let data = try ImageData(
+            contentsOfFile: Fixtures.photo("orientation/Landscape_\(orientation).jpg"), maxBytes: 64 << 20)
+        let source = try #require(FastJPEGSource(data, header: data.header(policy: .default)))
+        for shrink in [1, 2] {
+            let (whole, wholeTop, _) = try source.decodeUpright(shrink: shrink, policy: .default)
+            #expect(wholeTop == 0)
+            let height = whole.height
+            for rows in [0..<37, (height - 50)..<height, 101..<(height / 2)] {
+                let (band, top, _) = try source.decodeUpright(shrink: shrink, rows: rows, policy: .default)
+                let expected = orientation <= 4 ? rows : 0..<height
+                #expect(top == expected.lowerBound && band.height == expected.count, "\(orientation) \(rows)")
+                let start = expected.lowerBound * whole.stride
+                #expect(
+                    band.pixels[...] == whole.pixels[start..<(start + expected.count * whole.stride)],
+                    "orientation \(orientation), 1/\(shrink), rows \(rows): not the whole decode's rows")
+            }
+        }
+    }
+
+    /// Crops near the top and bottom edges of upside-down and turned photos, reduced and
+    /// enlarged, against the libvips path. (Reduced crops are compared on a real photo in
+    /// `framesBleedCropAndTurns`: on these sharp synthetic edges the libvips path's second
+    /// resampling, of the cut-out after the whole photo, blurs past the limits.)
+    @Test(arguments: [3, 6]) func cropsNearTheEdges(_ orientation: Int) throws {
+        let photo = "orientation/Landscape_\(orientation).jpg"
+        try compare(photo, CardSpec(placement: .crop(x: 90, y: 902, width: 420, height: 298)), "\(photo) bottom")
+        try compare(photo, CardSpec(placement: .crop(x: 1300, y: 0, width: 500, height: 355)), "\(photo) top")
+        if orientation == 3 {
+            try compare(
+                "photos/jolla-3264x2448.jpg",
+                CardSpec(placement: .crop(x: 1000, y: 887, width: 2200, height: 1561)), "reduced crop at the bottom")
+        }
     }
 
     /// The comparison catches what it must: half a pixel of shift, a wrong orientation.
