@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "CardKit", "VipsKit", "RenderCache", "FileUtilities",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

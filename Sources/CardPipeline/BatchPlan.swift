@@ -14,4 +14,11 @@ public struct BatchPlan<Job: Sendable>: Sendable {
         self.problems = problems
         self.skipped = skipped
     }
+
+    /// The plan of one shard: the jobs whose input (`relativePath`: the path relative to
+    /// the input root) belongs to `shard`, in the same order; every shard keeps the
+    /// problems (each shard's run must fail on a missing input) and the skipped files.
+    public func sharded(_ shard: Shard, relativePath: (Job) -> String) -> BatchPlan {
+        BatchPlan(jobs: jobs.filter { shard.contains(relativePath($0)) }, problems: problems, skipped: skipped)
+    }
 }

@@ -16,6 +16,12 @@ public struct CardJob: Sendable, Equatable {
     public let outputStem: String
     /// What the job is called in reports: the photo, or the spec when there is no photo.
     public var name: String { photo ?? spec ?? outputStem }
+    /// The input's path relative to the input root (the photo's, or a standalone spec's):
+    /// what decides its shard.
+    public var relativePath: String {
+        guard let photo else { return outputStem + Self.specSuffix }
+        return FilePath(photo).extension.map { outputStem + "." + $0 } ?? outputStem
+    }
 
     public init(photo: String?, spec: String?, outputStem: String) {
         self.photo = photo

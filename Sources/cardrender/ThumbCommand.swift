@@ -70,6 +70,15 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON report of the batch here (with --out).", valueName: "file"))
     var report: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only the inputs of shard K of N (0 <= K < N), chosen by a hash of each input's path relative to its input root: the N shards of a batch (e.g. the tasks of a scheduler's array job) together do every input once.",
+            valueName: "K/N"),
+        transform: { text in
+            do throws(ShardError) { return try Shard(parsing: text) } catch { throw ValidationError(error.description) }
+        })
+    var shard: Shard?
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -78,6 +87,9 @@ struct ThumbCommand: ParsableCommand {
     @OptionGroup var caching: CacheOptions
 
     func validate() throws {
+        if shard != nil && out == nil {
+            throw ValidationError("--shard cuts a batch into parts; use it with --out DIR, not -o.")
+        }
         guard (1...maxWidth).contains(width) else {
             throw ValidationError("--width must be from 1 to \(maxWidth); received \(width).")
         }
@@ -122,7 +134,8 @@ struct ThumbCommand: ParsableCommand {
         }
         let batch = ThumbBatch(
             thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options, log: { Console.error($0) })
-        let plan = ThumbBatch.plan(inputs, into: out!, format: format)
+        var plan = ThumbBatch.plan(inputs, into: out!, format: format)
+        if let shard { plan = plan.sharded(shard) { $0.input.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         let interrupt = Interrupt {
             Console.error(
