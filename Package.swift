@@ -61,6 +61,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ObjectStore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
             name: "CardPipeline",
             dependencies: [
                 "CardKit", "VipsKit", "RenderCache", "FileUtilities",
@@ -109,6 +113,10 @@ let package = Package(
         .testTarget(
             name: "CardPipelineTests",
             dependencies: ["CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
+        .testTarget(
+            name: "ObjectStoreTests",
+            dependencies: ["ObjectStore", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["SigV4Vectors"]),
         .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ThumbServerTests",
