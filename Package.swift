@@ -62,7 +62,12 @@ let package = Package(
         ),
         .target(
             name: "ObjectStore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "CardPipeline",
@@ -115,7 +120,7 @@ let package = Package(
             dependencies: ["CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ObjectStoreTests",
-            dependencies: ["ObjectStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ObjectStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["SigV4Vectors"]),
         .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
         .testTarget(

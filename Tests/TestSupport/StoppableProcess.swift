@@ -12,8 +12,10 @@ public final class StoppableProcess: Sendable {
     public let pid: pid_t
 
     /// Starts `executable` with `arguments`, the current environment plus `environment`,
-    /// standard output and error to `/dev/null`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// standard output and error to `output` (a file, created or truncated).
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String = "/dev/null"
+    ) throws {
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -26,8 +28,8 @@ public final class StoppableProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
         guard status == 0 else {

