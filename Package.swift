@@ -63,6 +63,7 @@ let package = Package(
         .target(
             name: "ObjectStore",
             dependencies: [
+                "RenderCache",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -103,6 +104,7 @@ let package = Package(
                 "FileUtilities",
                 "VipsKit",
                 "ThumbServer",
+                "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,7 +122,10 @@ let package = Package(
             dependencies: ["CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ObjectStoreTests",
-            dependencies: ["ObjectStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ObjectStore", "RenderCache", "TestSupport", "cardrender",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["SigV4Vectors"]),
         .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
         .testTarget(

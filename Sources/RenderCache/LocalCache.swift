@@ -18,15 +18,19 @@ public struct LocalCache: Sendable {
     /// - Parameters:
     ///   - directory: where it lives.
     ///   - maxBytes: the size bound that `collectGarbage` keeps (default 2 GiB).
+    ///   - shared: a store every node shares (an S3 bucket), behind the disk: read through
+    ///     and written through (see `LayeredStore`); the disk keeps its bound.
     ///   - log: receives a line per corrupt entry removed and per store failure.
     /// - Throws: `CacheError.unwritable` when the directory cannot be created.
-    public init(directory: String, maxBytes: Int = 2 << 30, log: @escaping @Sendable (String) -> Void = { _ in })
-        throws(CacheError)
-    {
+    public init(
+        directory: String, maxBytes: Int = 2 << 30, shared: (any CacheStore)? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(CacheError) {
         self.directory = directory
-        store = try DiskStore(directory: directory)
+        let disk = try DiskStore(directory: directory)
+        store = disk
         memo = try DigestMemo(directory: directory + "/memo")
-        cache = ContentCache(store: store, log: log)
+        cache = ContentCache(store: shared.map { LayeredStore(near: disk, far: $0) } ?? disk, log: log)
         eviction = LeastRecentlyUsed(maxBytes: maxBytes)
         self.log = log
     }

@@ -1,11 +1,19 @@
 import ArgumentParser
+import ObjectStore
 import RenderCache
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Disk-cache options shared by `render`, `thumb` and `cache`.
 struct CacheOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The cache directory (default: $XDG_CACHE_HOME/cardrender or ~/.cache/cardrender).", valueName: "dir"))
+            "The cache directory (default: $XDG_CACHE_HOME/cardrender or ~/.cache/cardrender), or s3://BUCKET[/PREFIX] for a cache shared by every node, behind the default directory (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).",
+            valueName: "dir|s3-url"))
     var cache: String?
 
     @Flag(help: "Neither read nor fill the cache.")
@@ -16,14 +24,47 @@ struct CacheOptions: ParsableArguments {
             "Largest size of the cache, e.g. 500M or 2G (least recently used entries go first).", valueName: "size"))
     var cacheMaxSize: ByteCount = ByteCount(bytes: 2 << 30)
 
-    /// The cache directory these options name.
-    var directory: String { cache ?? DiskStore.defaultDirectory }
+    /// The cache directory these options name (the default one under an S3 cache).
+    var directory: String { cache.flatMap { $0.hasPrefix("s3://") ? nil : $0 } ?? DiskStore.defaultDirectory }
+
+    /// The bucket and prefix of `--cache s3://BUCKET[/PREFIX]`, nil for a directory.
+    var bucket: (name: String, prefix: String)? {
+        guard let cache, cache.hasPrefix("s3://") else { return nil }
+        let path = cache.dropFirst("s3://".count).split(separator: "/", maxSplits: 1)
+        return path.first.map { (String($0), path.count > 1 ? String(path[1]) : "") }
+    }
+
+    func validate() throws {
+        guard let cache, cache.hasPrefix("s3://") else { return }
+        guard let bucket, !bucket.name.isEmpty else {
+            throw ValidationError("--cache: expected s3://BUCKET or s3://BUCKET/PREFIX; received '\(cache)'.")
+        }
+        guard AWSCredentials(environment: ProcessInfo.processInfo.environment) != nil else {
+            throw ValidationError(
+                "--cache \(cache): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (credentials are never taken on the command line)."
+            )
+        }
+    }
+
+    /// The S3 store of `--cache s3://...`, configured from the standard variables.
+    func sharedStore() -> S3Store? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let bucket, let credentials = AWSCredentials(environment: environment) else { return nil }
+        let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
+        let endpoint =
+            environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
+            ?? "https://s3.\(region).amazonaws.com"
+        let client = S3Client(endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: region))
+        return S3Store(client: client, bucket: bucket.name, prefix: bucket.prefix)
+    }
 
     /// Opens the cache unless `--no-cache`; problems are reported and the work goes on uncached.
     func open() -> LocalCache? {
         guard !noCache else { return nil }
         do {
-            return try LocalCache(directory: directory, maxBytes: cacheMaxSize.bytes) { Console.error($0) }
+            return try LocalCache(directory: directory, maxBytes: cacheMaxSize.bytes, shared: sharedStore()) {
+                Console.error($0)
+            }
         } catch {
             Console.error("cardrender: warning: the cache cannot be used (\(error)); working without it.")
             return nil

@@ -1,0 +1,89 @@
+import Dispatch
+import RenderCache
+import Synchronization
+
+/// The cache in an S3 bucket (`s3://bucket/prefix`), behind the `CacheStore` protocol:
+/// objects at `PREFIX/v1/<first 2 hex>/<key>`, written with `If-None-Match: *` (a 412 means
+/// another node stored the same content-addressed key first: a success) and the payload's
+/// SHA-256 for the store to check; every object read is verified again above the store
+/// (`ContentCache`). Eviction is the bucket's lifecycle rule, so `touch` does nothing.
+///
+/// The protocol's calls block (they are made from worker threads); each waits for its
+/// request on Swift's concurrency pool.
+public struct S3Store: CacheStore {
+    /// The client that talks to the store.
+    public let client: S3Client
+    /// The bucket.
+    public let bucket: String
+    /// The key prefix, without slashes at either end ("" for none).
+    public let prefix: String
+
+    public init(client: S3Client, bucket: String, prefix: String = "") {
+        self.client = client
+        self.bucket = bucket
+        self.prefix = prefix.split(separator: "/").joined(separator: "/")
+    }
+
+    public var location: String { "s3://\(bucket)/\(prefix)" }
+
+    /// The object name of `key`.
+    public func objectName(_ key: CacheKey) -> String {
+        (prefix.isEmpty ? "" : prefix + "/") + "v1/\(key.hex.prefix(2))/\(key.hex)"
+    }
+
+    public func get(_ key: CacheKey) throws(CacheError) -> [UInt8]? {
+        try wait(reading: true) { try await client.get(bucket: bucket, key: objectName(key)) }
+    }
+
+    public func put(_ object: [UInt8], for key: CacheKey) throws(CacheError) -> PutOutcome {
+        try wait(reading: false) {
+            try await client.putIfAbsent(bucket: bucket, key: objectName(key), body: object)
+                ? .stored : .alreadyPresent
+        }
+    }
+
+    /// Nothing: objects age out by the bucket's lifecycle rule (README: "Scaling out").
+    public func touch(_ key: CacheKey) {}
+
+    public func remove(_ key: CacheKey) throws(CacheError) {
+        try wait(reading: false) { try await client.delete(bucket: bucket, key: objectName(key)) }
+    }
+
+    public func list() throws(CacheError) -> [StoredObject] {
+        let base = (prefix.isEmpty ? "" : prefix + "/") + "v1/"
+        return try wait(reading: true) {
+            try await client.list(bucket: bucket, prefix: base).compactMap { object in
+                CacheKey(hex: String(object.key.split(separator: "/").last ?? ""))
+                    .map { StoredObject(key: $0, size: object.size, lastUsed: 0) }
+            }
+        }
+    }
+
+    /// Runs `operation` on the concurrency pool and blocks this (worker) thread until it ends.
+    private func wait<T: Sendable>(reading: Bool, _ operation: @escaping @Sendable () async throws -> T)
+        throws(CacheError) -> T
+    {
+        let result = Mutex<Result<T, S3Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let outcome: Result<T, S3Error>
+            do {
+                outcome = .success(try await operation())
+            } catch {
+                // The client throws only `S3Error`; anything else is reported the same way.
+                outcome = .failure(
+                    error as? S3Error ?? .unreachable(operation: "request", object: location, detail: "\(error)"))
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        switch result.withLock({ $0 })! {
+        case .success(let value): return value
+        case .failure(let error):
+            throw reading
+                ? .unreadable(path: location, reason: error.description)
+                : .unwritable(path: location, reason: error.description)
+        }
+    }
+}

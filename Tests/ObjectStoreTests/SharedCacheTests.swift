@@ -1,0 +1,113 @@
+import Foundation
+import RenderCache
+import TestSupport
+import Testing
+
+@testable import ObjectStore
+
+/// `--cache s3://BUCKET/PREFIX` with the real binary and a real S3 server: what one node
+/// made, another node with an empty disk gets from the bucket without rendering; the
+/// credentials come from the environment only and never appear in output.
+@Suite(.serialized, .libvips, .enabled(if: SeaweedServer.binary != nil, SeaweedServer.missing))
+struct SharedCacheTests {
+    struct Summary: Decodable {
+        var total: Int
+        var written: Int
+        var cached: Int
+    }
+    struct Report: Decodable { var summary: Summary }
+
+    func thumb(_ server: SeaweedServer, node: String, input: String, output: String, secret: String? = nil) throws
+        -> (run: Tools.Run, summary: Summary?)
+    {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = node
+        environment["AWS_ENDPOINT_URL"] = server.endpoint
+        environment["AWS_REGION"] = "us-east-1"
+        environment["AWS_ACCESS_KEY_ID"] = server.accessKey
+        environment["AWS_SECRET_ACCESS_KEY"] = secret ?? server.secretKey
+        let report = output + ".json"
+        let run = try Tools.run(
+            Tools.cardrender,
+            [
+                "thumb", input, "--width", "60", "--out", output, "--cache", "s3://cache/fleet", "--report", report,
+                "--quiet",
+            ],
+            environment: environment)
+        let summary = try? JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        return (run, summary?.summary)
+    }
+
+    @Test func whatOneNodeMadeAnotherGetsFromTheBucket() async throws {
+        let server = try SeaweedServer()
+        defer { server.stop() }
+        let client = S3ClientTests.client(server)
+        try await S3ClientTests.ready(client, server, bucket: "cache")
+        let input = try Fixtures.scratchDirectory("shared-in")
+        for index in 0..<4 {
+            try Synthetic.image(input + "/p\(index).png", width: 200 + index, height: 150, bands: 3) { x, y in
+                [UInt8((x + index * 40) % 256), UInt8(y % 256), 30]
+            }
+        }
+        let outA = try Fixtures.scratchDirectory("out-a")
+        let first = try thumb(server, node: try Fixtures.scratchDirectory("node-a"), input: input, output: outA)
+        #expect(first.run.status == 0, "\(first.run.stderr)")
+        #expect(first.summary?.written == 4 && first.summary?.cached == 0)
+        let stored = try await client.list(bucket: "cache", prefix: "fleet/v1/")
+        #expect(stored.count == 4, "one object per thumbnail under the prefix")
+
+        let outB = try Fixtures.scratchDirectory("out-b")
+        let second = try thumb(server, node: try Fixtures.scratchDirectory("node-b"), input: input, output: outB)
+        #expect(second.run.status == 0, "\(second.run.stderr)")
+        #expect(second.summary?.cached == 4, "node B rendered nothing: \(String(describing: second.summary))")
+        for index in 0..<4 {
+            let a = try Data(contentsOf: URL(fileURLWithPath: outA + "/p\(index).png"))
+            let b = try Data(contentsOf: URL(fileURLWithPath: outB + "/p\(index).png"))
+            #expect(a == b)
+        }
+
+        // A wrong secret: the store refuses every call; the thumbnails are still made, the
+        // warning says why, and the secret appears nowhere.
+        let wrong = try thumb(
+            server, node: try Fixtures.scratchDirectory("node-c"), input: input,
+            output: try Fixtures.scratchDirectory("out-c"), secret: "wrong-secret-4242")
+        #expect(wrong.summary?.written == 4)
+        #expect(wrong.run.stderr.contains("AWS_SECRET_ACCESS_KEY"), "\(wrong.run.stderr)")
+        #expect(!wrong.run.stderr.contains("wrong-secret-4242") && !wrong.run.stdoutText.contains("wrong-secret-4242"))
+    }
+
+    /// A truncated or foreign object in the bucket is never served: it is a miss, removed
+    /// from the bucket, and a good entry stored after it is read back whole.
+    @Test func aCorruptObjectInTheBucketIsNeverServed() async throws {
+        let server = try SeaweedServer()
+        defer { server.stop() }
+        let client = S3ClientTests.client(server)
+        try await S3ClientTests.ready(client, server, bucket: "cache")
+        let store = S3Store(client: client, bucket: "cache", prefix: "/fleet/")
+        let key = try CacheKey(inputDigest: "photo", recipe: ["width": 60], versions: "test")
+        #expect(store.objectName(key) == "fleet/v1/\(key.hex.prefix(2))/\(key.hex)")
+        #expect(try await client.putIfAbsent(bucket: "cache", key: store.objectName(key), body: [1, 2, 3]))
+        let local = try LocalCache(directory: try Fixtures.scratchDirectory("node-d"), shared: store)
+        #expect(local.cache.entry(for: key) == nil)
+        #expect(try await client.get(bucket: "cache", key: store.objectName(key)) == nil, "removed from the bucket")
+        let entry = CacheEntry(parts: [("image", Data([9, 8, 7]))], metadata: Data("{}".utf8))
+        #expect(try local.cache.store(entry, for: key) == .stored)
+        let fresh = try LocalCache(directory: try Fixtures.scratchDirectory("node-e"), shared: store)
+        #expect(fresh.cache.entry(for: key)?.part("image") == Data([9, 8, 7]))
+    }
+
+    @Test func credentialsAreRequiredFromTheEnvironment() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["AWS_ACCESS_KEY_ID"] = nil
+        environment["AWS_SECRET_ACCESS_KEY"] = nil
+        let directory = try Fixtures.scratchDirectory("shared-nocreds")
+        let run = try Tools.run(
+            Tools.cardrender, ["thumb", directory, "--width", "10", "--out", directory, "--cache", "s3://b"],
+            environment: environment)
+        #expect(run.status == 64 && run.stderr.contains("AWS_ACCESS_KEY_ID"), "\(run.stderr)")
+        let bad = try Tools.run(
+            Tools.cardrender, ["thumb", directory, "--width", "10", "--out", directory, "--cache", "s3://"],
+            environment: environment)
+        #expect(bad.status == 64 && bad.stderr.contains("s3://BUCKET"), "\(bad.stderr)")
+    }
+}
