@@ -105,6 +105,7 @@ let package = Package(
                 "VipsKit",
                 "ThumbServer",
                 "ObjectStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

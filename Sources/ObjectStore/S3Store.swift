@@ -17,6 +17,8 @@ public struct S3Store: CacheStore {
     public let bucket: String
     /// The key prefix, without slashes at either end ("" for none).
     public let prefix: String
+    /// The failures of this run (see `S3Health`).
+    public let health = S3Health()
 
     public init(client: S3Client, bucket: String, prefix: String = "") {
         self.client = client
@@ -63,6 +65,7 @@ public struct S3Store: CacheStore {
     private func wait<T: Sendable>(reading: Bool, _ operation: @escaping @Sendable () async throws -> T)
         throws(CacheError) -> T
     {
+        if let down = health.down { throw Self.cacheError(down, reading: reading, location: location) }
         let result = Mutex<Result<T, S3Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -81,9 +84,15 @@ public struct S3Store: CacheStore {
         switch result.withLock({ $0 })! {
         case .success(let value): return value
         case .failure(let error):
-            throw reading
-                ? .unreadable(path: location, reason: error.description)
-                : .unwritable(path: location, reason: error.description)
+            health.record(error)
+            throw Self.cacheError(error, reading: reading, location: location)
         }
+    }
+
+    /// The cache's error for an S3 failure.
+    private static func cacheError(_ error: S3Error, reading: Bool, location: String) -> CacheError {
+        reading
+            ? .unreadable(path: location, reason: error.description)
+            : .unwritable(path: location, reason: error.description)
     }
 }

@@ -12,6 +12,8 @@ public struct LocalCache: Sendable {
     public let cache: ContentCache
     /// The size bound.
     public let eviction: LeastRecentlyUsed
+    /// The store shared by every node behind the disk, if any.
+    public let shared: (any CacheStore)?
     private let log: @Sendable (String) -> Void
 
     /// Opens (creating if needed) the cache in `directory`.
@@ -29,6 +31,7 @@ public struct LocalCache: Sendable {
         self.directory = directory
         let disk = try DiskStore(directory: directory)
         store = disk
+        self.shared = shared
         memo = try DigestMemo(directory: directory + "/memo")
         cache = ContentCache(store: shared.map { LayeredStore(near: disk, far: $0) } ?? disk, log: log)
         eviction = LeastRecentlyUsed(maxBytes: maxBytes)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import ObjectStore
 import RenderCache
 
@@ -46,6 +47,13 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
+    /// The HTTP client of the shared cache, for the whole process (so never shut down): a
+    /// store that does not accept connections is given up on after 3 seconds, not after
+    /// the 30 a slow answer may take.
+    static let http = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(3), read: .seconds(30))))
+
     /// The S3 store of `--cache s3://...`, configured from the standard variables.
     func sharedStore() -> S3Store? {
         let environment = ProcessInfo.processInfo.environment
@@ -54,8 +62,26 @@ struct CacheOptions: ParsableArguments {
         let endpoint =
             environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
             ?? "https://s3.\(region).amazonaws.com"
-        let client = S3Client(endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: region))
+        let client = S3Client(
+            endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: region), http: Self.http)
         return S3Store(client: client, bucket: bucket.name, prefix: bucket.prefix)
+    }
+
+    /// Ends a batch whose shared cache failed: exit 75 (`EX_TEMPFAIL`: the scheduler should
+    /// run the shard again) when the store did not answer, 1 when it refused this node (bad
+    /// credentials or permissions: a retry cannot help). The outputs are written either way.
+    static func checkShared(_ cache: LocalCache?) throws {
+        guard let store = cache?.shared as? S3Store, let failure = store.health.failure else { return }
+        if failure.isTransient {
+            Console.error(
+                "cardrender: the shared cache \(store.location) failed (\(failure)); the outputs are written but not all are in the shared cache. Exiting 75 (temporary failure) so that this shard is run again."
+            )
+            throw ExitCode(75)
+        }
+        Console.error(
+            "cardrender: the shared cache \(store.location) refused this node (\(failure)); the outputs are written. Exiting 1: a retry cannot help until the store's configuration is fixed."
+        )
+        throw ExitCode(1)
     }
 
     /// Opens the cache unless `--no-cache`; problems are reported and the work goes on uncached.

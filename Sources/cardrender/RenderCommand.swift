@@ -149,6 +149,7 @@ struct RenderCommand: ParsableCommand {
             Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string), report: \(reportPath)")
         }
         if report.interrupted { throw ExitCode(130) }
+        try CacheOptions.checkShared(cache)
         if report.summary.failed > 0 || !plan.problems.isEmpty { throw ExitCode(1) }
     }
 

@@ -155,6 +155,7 @@ struct ThumbCommand: ParsableCommand {
         }
         if let report { try ThumbReport(plan: plan, run: run).write(to: report) }
         if run.interrupted { throw ExitCode(130) }
+        try CacheOptions.checkShared(thumbnailer.cache)
         if !plan.problems.isEmpty || run.outcomes.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 

@@ -67,13 +67,25 @@ struct SharedCacheTests {
         }
 
         // A wrong secret: the store refuses every call; the thumbnails are still made, the
-        // warning says why, and the secret appears nowhere.
+        // error says why, the secret appears nowhere, and the exit status is 1 (a retry
+        // cannot help).
         let wrong = try thumb(
             server, node: try Fixtures.scratchDirectory("node-c"), input: input,
             output: try Fixtures.scratchDirectory("out-c"), secret: "wrong-secret-4242")
         #expect(wrong.summary?.written == 4)
+        #expect(wrong.run.status == 1)
         #expect(wrong.run.stderr.contains("AWS_SECRET_ACCESS_KEY"), "\(wrong.run.stderr)")
         #expect(!wrong.run.stderr.contains("wrong-secret-4242") && !wrong.run.stdoutText.contains("wrong-secret-4242"))
+
+        // The store gone mid-run (stopped by pid): the thumbnails are still made and the
+        // exit status is 75, so that a scheduler runs the shard again.
+        server.stop()
+        let down = try thumb(
+            server, node: try Fixtures.scratchDirectory("node-f"), input: input,
+            output: try Fixtures.scratchDirectory("out-f"))
+        #expect(down.run.status == 75, "\(down.run.stderr)")
+        #expect(down.summary?.written == 4)
+        #expect(down.run.stderr.contains("Exiting 75"))
     }
 
     /// A truncated or foreign object in the bucket is never served: it is a miss, removed

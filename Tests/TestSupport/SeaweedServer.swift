@@ -57,10 +57,17 @@ public final class SeaweedServer: Sendable {
         log = directory + "/weed.log"
     }
 
-    /// Stops the server (SIGKILL, reaped).
+    /// Stops the server (SIGKILL, reaped); only the first call signals (its pid may be
+    /// another process's after the reaping).
     public func stop() {
+        guard
+            stopped.withLock({ stopped in
+                defer { stopped = true }; return !stopped
+            })
+        else { return }
         process.kill()
     }
+    private let stopped = Mutex(false)
 
     /// Ports handed out already in this process: never handed out twice, so that two
     /// servers started at once cannot be given the same port between its release and use.
