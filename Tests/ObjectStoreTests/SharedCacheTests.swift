@@ -17,7 +17,17 @@ struct SharedCacheTests {
     }
     struct Report: Decodable { var summary: Summary }
 
-    func thumb(_ server: SeaweedServer, node: String, input: String, output: String, secret: String? = nil) throws
+    /// Runs `cardrender thumb` as a node would, on a worker thread (it blocks until the
+    /// process ends; Swift's cooperative pool stays free for the other tests).
+    func thumb(_ server: SeaweedServer, node: String, input: String, output: String, secret: String? = nil)
+        async throws -> (run: Tools.Run, summary: Summary?)
+    {
+        try await Self.onWorkerThread {
+            try Self.thumbNow(server, node: node, input: input, output: output, secret: secret)
+        }
+    }
+
+    static func thumbNow(_ server: SeaweedServer, node: String, input: String, output: String, secret: String?) throws
         -> (run: Tools.Run, summary: Summary?)
     {
         var environment = ProcessInfo.processInfo.environment
@@ -50,14 +60,14 @@ struct SharedCacheTests {
             }
         }
         let outA = try Fixtures.scratchDirectory("out-a")
-        let first = try thumb(server, node: try Fixtures.scratchDirectory("node-a"), input: input, output: outA)
+        let first = try await thumb(server, node: try Fixtures.scratchDirectory("node-a"), input: input, output: outA)
         #expect(first.run.status == 0, "\(first.run.stderr)")
         #expect(first.summary?.written == 4 && first.summary?.cached == 0)
         let stored = try await client.list(bucket: "cache", prefix: "fleet/v1/")
         #expect(stored.count == 4, "one object per thumbnail under the prefix")
 
         let outB = try Fixtures.scratchDirectory("out-b")
-        let second = try thumb(server, node: try Fixtures.scratchDirectory("node-b"), input: input, output: outB)
+        let second = try await thumb(server, node: try Fixtures.scratchDirectory("node-b"), input: input, output: outB)
         #expect(second.run.status == 0, "\(second.run.stderr)")
         #expect(second.summary?.cached == 4, "node B rendered nothing: \(String(describing: second.summary))")
         for index in 0..<4 {
@@ -69,7 +79,7 @@ struct SharedCacheTests {
         // A wrong secret: the store refuses every call; the thumbnails are still made, the
         // error says why, the secret appears nowhere, and the exit status is 1 (a retry
         // cannot help).
-        let wrong = try thumb(
+        let wrong = try await thumb(
             server, node: try Fixtures.scratchDirectory("node-c"), input: input,
             output: try Fixtures.scratchDirectory("out-c"), secret: "wrong-secret-4242")
         #expect(wrong.summary?.written == 4)
@@ -80,7 +90,7 @@ struct SharedCacheTests {
         // The store gone mid-run (stopped by pid): the thumbnails are still made and the
         // exit status is 75, so that a scheduler runs the shard again.
         server.stop()
-        let down = try thumb(
+        let down = try await thumb(
             server, node: try Fixtures.scratchDirectory("node-f"), input: input,
             output: try Fixtures.scratchDirectory("out-f"))
         #expect(down.run.status == 75, "\(down.run.stderr)")
@@ -99,13 +109,27 @@ struct SharedCacheTests {
         let key = try CacheKey(inputDigest: "photo", recipe: ["width": 60], versions: "test")
         #expect(store.objectName(key) == "fleet/v1/\(key.hex.prefix(2))/\(key.hex)")
         #expect(try await client.putIfAbsent(bucket: "cache", key: store.objectName(key), body: [1, 2, 3]))
-        let local = try LocalCache(directory: try Fixtures.scratchDirectory("node-d"), shared: store)
-        #expect(local.cache.entry(for: key) == nil)
-        #expect(try await client.get(bucket: "cache", key: store.objectName(key)) == nil, "removed from the bucket")
-        let entry = CacheEntry(parts: [("image", Data([9, 8, 7]))], metadata: Data("{}".utf8))
-        #expect(try local.cache.store(entry, for: key) == .stored)
-        let fresh = try LocalCache(directory: try Fixtures.scratchDirectory("node-e"), shared: store)
-        #expect(fresh.cache.entry(for: key)?.part("image") == Data([9, 8, 7]))
+        // The cache's calls block (they are made from worker threads): run them on one, never
+        // on Swift's cooperative pool, which the store's requests need.
+        let (first, stored, second) = try await Self.onWorkerThread {
+            let local = try LocalCache(directory: try Fixtures.scratchDirectory("node-d"), shared: store)
+            let first = local.cache.entry(for: key)
+            let entry = CacheEntry(parts: [("image", Data([9, 8, 7]))], metadata: Data("{}".utf8))
+            let stored = try local.cache.store(entry, for: key)
+            let fresh = try LocalCache(directory: try Fixtures.scratchDirectory("node-e"), shared: store)
+            return (first == nil, stored, fresh.cache.entry(for: key)?.part("image"))
+        }
+        #expect(first, "the corrupt object was a miss")
+        #expect(stored == .stored)
+        #expect(second == Data([9, 8, 7]))
+        #expect(try await client.get(bucket: "cache", key: store.objectName(key)) != [1, 2, 3], "replaced")
+    }
+
+    /// Runs blocking work on a Dispatch thread and waits for it without blocking the pool.
+    static func onWorkerThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     @Test func credentialsAreRequiredFromTheEnvironment() throws {

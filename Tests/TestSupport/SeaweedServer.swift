@@ -33,6 +33,8 @@ public final class SeaweedServer: Sendable {
     private let process: StoppableProcess
 
     /// Starts a server (it answers a few seconds later: callers retry their first request).
+    /// Every port is given; the S3 gateway's Iceberg and Lance listeners, which otherwise
+    /// take fixed ports (8181, 9101) and make a second server on the machine fail, are off.
     public init() throws {
         guard let binary = Self.binary else { throw Tools.ToolError(message: "\(Self.missing)") }
         let directory = try Fixtures.scratchDirectory("seaweedfs")
@@ -51,7 +53,8 @@ public final class SeaweedServer: Sendable {
                 "-volume.max=8",
                 "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
                 "-volume.port.grpc=\(ports[3])", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",
-                "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.config=\(directory)/s3.json",
+                "-s3", "-s3.port=\(ports[6])", "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.port.grpc=\(ports[7])",
+                "-s3.config=\(directory)/s3.json",
                 "-master.volumeSizeLimitMB=64",
             ], output: directory + "/weed.log")
         log = directory + "/weed.log"
