@@ -49,40 +49,47 @@ import ThumbServer
         try await client.shutdown()
     }
 
+    /// With one worker and one queue slot: the worker takes a slow render, the queue a
+    /// second, and a third request is refused at once with 503 and `Retry-After`. Each step
+    /// waits (bounded) for the server's own gauges to show the state before the next
+    /// request, so the outcome does not depend on how fast requests arrive; the render
+    /// takes seconds, the steps milliseconds.
     @Test func aFullQueueIsRefusedWith503AndRetryAfter() async throws {
         let tree = try ServedTree.make()
-        try Self.slowImage(tree.root + "/photos/noise.png")
+        try Self.slowImage(tree.root + "/photos/noise.png", size: 4000)
         let client = Self.client(connections: 8)
         var configuration = ServerConfiguration(root: tree.root, workers: 1, queueLimit: 1)
         configuration.retryAfter = 2
         try await LiveServer.with(configuration) { server in
-            // Six different widths: no sharing, so each needs a worker or a queue slot.
-            let replies = try await withThrowingTaskGroup(of: (Int, String?, String).self) { group in
-                for width in 100..<106 {
-                    group.addTask {
-                        let url = "http://127.0.0.1:\(server.port)/thumb/photos/noise.png?width=\(width)"
-                        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
-                        let body = try await response.body.collect(upTo: 1 << 24)
-                        return (
-                            Int(response.status.code), response.headers.first(name: "Retry-After"),
-                            String(buffer: body)
-                        )
+            @Sendable func get(_ width: Int) async throws -> (status: Int, retryAfter: String?, body: String) {
+                let url = "http://127.0.0.1:\(server.port)/thumb/photos/noise.png?width=\(width)"
+                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(120))
+                let body = try await response.body.collect(upTo: 1 << 24)
+                return (Int(response.status.code), response.headers.first(name: "Retry-After"), String(buffer: body))
+            }
+            /// Waits until the gauge `name` reads `value` (bounded: 60 s).
+            func until(_ name: String, is value: Double) async throws {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try await server.metric(name) != value {
+                    guard ContinuousClock.now < deadline else {
+                        Issue.record("\(name) never reached \(value)")
+                        return
                     }
+                    try await Task.sleep(for: .milliseconds(10))
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
             }
-            let refused = replies.filter { $0.0 == 503 }
-            let served = replies.filter { $0.0 == 200 }
-            #expect(refused.count >= 1, "\(replies.map(\.0))")
-            #expect(served.count >= 1 && served.count <= 2 + 1, "\(replies.map(\.0))")
-            #expect(refused.count + served.count == 6)
-            for reply in refused {
-                #expect(reply.1 == "2")
-                #expect(reply.2 == "overloaded: every worker is busy; retry in 2 s.\n")
-            }
+            async let first = get(100)
+            try await until("cardrender_workers_busy", is: 1)
+            async let second = get(101)
+            try await until("cardrender_queue_depth", is: 1)
+            let third = try await get(102)
+            #expect(third.status == 503)
+            #expect(third.retryAfter == "2")
+            #expect(third.body == "overloaded: every worker is busy; retry in 2 s.\n")
+            #expect(try await first.status == 200)
+            #expect(try await second.status == 200)
             #expect(
-                try await server.metric(#"cardrender_http_requests_total{route="thumb",status="503"}"#)
-                    == Double(refused.count))
+                try await server.metric(#"cardrender_http_requests_total{route="thumb",status="503"}"#) == 1)
             #expect(try await server.metric("cardrender_queue_depth") == 0)
         }
         try await client.shutdown()
