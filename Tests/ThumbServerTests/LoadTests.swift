@@ -49,47 +49,39 @@ import ThumbServer
         try await client.shutdown()
     }
 
-    /// With one worker and one queue slot: the worker takes a slow render, the queue a
-    /// second, and a third request is refused at once with 503 and `Retry-After`. Each step
-    /// waits (bounded) for the server's own gauges to show the state before the next
-    /// request, so the outcome does not depend on how fast requests arrive; the render
-    /// takes seconds, the steps milliseconds.
+    /// With one worker and one queue slot both taken (by jobs of the server's own pool that
+    /// wait for the test's signal, so nothing depends on how fast anything runs), a request
+    /// is refused at once with 503 and `Retry-After`; once they are done, it is served.
     @Test func aFullQueueIsRefusedWith503AndRetryAfter() async throws {
         let tree = try ServedTree.make()
-        try Self.slowImage(tree.root + "/photos/noise.png", size: 4000)
         let client = Self.client(connections: 8)
         var configuration = ServerConfiguration(root: tree.root, workers: 1, queueLimit: 1)
         configuration.retryAfter = 2
         try await LiveServer.with(configuration) { server in
-            @Sendable func get(_ width: Int) async throws -> (status: Int, retryAfter: String?, body: String) {
-                let url = "http://127.0.0.1:\(server.port)/thumb/photos/noise.png?width=\(width)"
-                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(120))
-                let body = try await response.body.collect(upTo: 1 << 24)
-                return (Int(response.status.code), response.headers.first(name: "Retry-After"), String(buffer: body))
+            let pool = server.service.pool
+            let gate = DispatchSemaphore(value: 0)
+            async let running: Void = pool.run { gate.wait() }
+            async let waiting: Void = pool.run { gate.wait() }
+            // Both admitted: one on the worker, one queued (bounded wait for the thread).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while (pool.load.queued, pool.load.busy) != (1, 1) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
             }
-            /// Waits until the gauge `name` reads `value` (bounded: 60 s).
-            func until(_ name: String, is value: Double) async throws {
-                let deadline = ContinuousClock.now + .seconds(60)
-                while try await server.metric(name) != value {
-                    guard ContinuousClock.now < deadline else {
-                        Issue.record("\(name) never reached \(value)")
-                        return
-                    }
-                    try await Task.sleep(for: .milliseconds(10))
-                }
-            }
-            async let first = get(100)
-            try await until("cardrender_workers_busy", is: 1)
-            async let second = get(101)
-            try await until("cardrender_queue_depth", is: 1)
-            let third = try await get(102)
-            #expect(third.status == 503)
-            #expect(third.retryAfter == "2")
-            #expect(third.body == "overloaded: every worker is busy; retry in 2 s.\n")
-            #expect(try await first.status == 200)
-            #expect(try await second.status == 200)
-            #expect(
-                try await server.metric(#"cardrender_http_requests_total{route="thumb",status="503"}"#) == 1)
+            #expect(pool.load.queued == 1 && pool.load.busy == 1)
+            let url = "http://127.0.0.1:\(server.port)/thumb/photos/quad.png?width=20"
+            let refused = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+            let body = try await refused.body.collect(upTo: 1 << 20)
+            #expect(refused.status.code == 503)
+            #expect(refused.headers.first(name: "Retry-After") == "2")
+            #expect(String(buffer: body) == "overloaded: every worker is busy; retry in 2 s.\n")
+            #expect(try await server.metric(#"cardrender_http_requests_total{route="thumb",status="503"}"#) == 1)
+            #expect(try await server.metric("cardrender_queue_depth") == 1)
+            gate.signal()
+            gate.signal()
+            _ = try await (running, waiting)
+            let served = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+            _ = try await served.body.collect(upTo: 1 << 20)
+            #expect(served.status.code == 200)
             #expect(try await server.metric("cardrender_queue_depth") == 0)
         }
         try await client.shutdown()
