@@ -62,12 +62,13 @@ final class Counter: Sendable {
 @Suite(.libvips) struct ServeProcessTests {
     @Test func sigtermFinishesTheRequestInFlightThenExitsZero() async throws {
         let tree = try ServedTree.make()
-        try LoadTests.slowImage(tree.root + "/photos/noise.png", size: 3000)
+        try LoadTests.slowImage(tree.root + "/photos/noise.png", size: 4000)
         let server = try await ServeProcess.start(["--root", tree.root, "--workers", "1"])
         let client = LoadTests.client(connections: 4)
         let base = "http://127.0.0.1:\(server.port)"
-        // Three renders for one worker: one runs, two wait in the queue; all are in flight.
-        let widths = [1200, 1201, 1202]
+        // Six renders of a 16 MP photo for one worker: one runs, five wait in the queue, for
+        // seconds in all; SIGTERM is sent as soon as the first runs (milliseconds later).
+        let widths = [1200, 1201, 1202, 1203, 1204, 1205]
         let completed = Counter()
         let inFlight = widths.map { width in
             Task {
@@ -78,9 +79,9 @@ final class Counter: Sendable {
                 return (Int(response.status.code), Data(buffer: body))
             }
         }
-        // Wait until a render runs (or 1 s: three 9 MP renders take longer), then ask the server to stop.
+        // Wait until a render runs (bounded), then ask the server to stop.
         var busy = false
-        let deadline = ContinuousClock.now + .seconds(1)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !busy && ContinuousClock.now < deadline {
             let response = try await client.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(5))
             busy = String(buffer: try await response.body.collect(upTo: 1 << 20)).contains("cardrender_workers_busy 1")
