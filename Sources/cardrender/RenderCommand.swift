@@ -70,14 +70,7 @@ struct RenderCommand: ParsableCommand {
     )
     var engine: RenderEngine = .auto
 
-    @Option(
-        help: ArgumentHelp(
-            "Only the inputs of shard K of N (0 <= K < N), chosen by a hash of each input's path relative to its input root: the N shards of a batch (e.g. the tasks of a scheduler's array job) together do every input once.",
-            valueName: "K/N"),
-        transform: { text in
-            do throws(ShardError) { return try Shard(parsing: text) } catch { throw ValidationError(error.description) }
-        })
-    var shard: Shard?
+    @OptionGroup var sharding: ShardOption
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -114,7 +107,7 @@ struct RenderCommand: ParsableCommand {
             renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache, log: { Console.error($0) })
 
         var plan = CardBatch.plan(inputs)
-        if let shard { plan = plan.sharded(shard) { $0.relativePath } }
+        if let shard = sharding.shard { plan = plan.sharded(shard) { $0.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         if !quiet {
             for file in plan.skipped {

@@ -70,14 +70,7 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON report of the batch here (with --out).", valueName: "file"))
     var report: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Only the inputs of shard K of N (0 <= K < N), chosen by a hash of each input's path relative to its input root: the N shards of a batch (e.g. the tasks of a scheduler's array job) together do every input once.",
-            valueName: "K/N"),
-        transform: { text in
-            do throws(ShardError) { return try Shard(parsing: text) } catch { throw ValidationError(error.description) }
-        })
-    var shard: Shard?
+    @OptionGroup var sharding: ShardOption
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -87,7 +80,7 @@ struct ThumbCommand: ParsableCommand {
     @OptionGroup var caching: CacheOptions
 
     func validate() throws {
-        if shard != nil && out == nil {
+        if sharding.shard != nil && out == nil {
             throw ValidationError("--shard cuts a batch into parts; use it with --out DIR, not -o.")
         }
         guard (1...maxWidth).contains(width) else {
@@ -135,7 +128,7 @@ struct ThumbCommand: ParsableCommand {
         let batch = ThumbBatch(
             thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options, log: { Console.error($0) })
         var plan = ThumbBatch.plan(inputs, into: out!, format: format)
-        if let shard { plan = plan.sharded(shard) { $0.input.relativePath } }
+        if let shard = sharding.shard { plan = plan.sharded(shard) { $0.input.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         let interrupt = Interrupt {
             Console.error(
