@@ -125,6 +125,7 @@ public struct S3Client: Sendable {
         let path = "/" + bucket + (key.map { "/" + $0 } ?? "")
         let host =
             endpoint.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
+        let bodyHash = payloadHash ?? SigV4Signer.hex(SHA256.hash(data: body))
         var failure = S3Error.unreachable(operation: operation, object: object, detail: "not sent")
         for attempt in 0..<max(1, attempts) {
             if attempt > 0 {
@@ -133,10 +134,7 @@ public struct S3Client: Sendable {
             }
             let signature = signer.sign(
                 method: method.rawValue, path: path, query: query, headers: [("host", host)] + headers,
-                payloadHash: payloadHash ?? (body.isEmpty ? SigV4Signer.emptyPayloadHash : nil)
-                    ?? SigV4Signer.hex(
-                        SHA256.hash(data: body)),
-                date: Date())
+                payloadHash: bodyHash, date: Date())
             let queryText = query.map {
                 SigV4Signer.encoded($0.0, keepSlash: false) + "=" + SigV4Signer.encoded($0.1, keepSlash: false)
             }.joined(separator: "&")
