@@ -128,7 +128,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["SigV4Vectors"]),
-        .testTarget(name: "CLITests", dependencies: ["cardrender", "VipsKit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["cardrender", "CardPipeline", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ThumbServerTests",
             dependencies: [

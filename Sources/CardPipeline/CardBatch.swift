@@ -21,19 +21,24 @@ public struct CardBatch: Sendable {
     /// The cache, if any: a card whose photo bytes, spec and settings were rendered before
     /// is copied from it instead of rendered again.
     public let cache: LocalCache?
+    /// Whether each outcome lists the SHA-256 of the files written (for a run's manifest).
+    public let recordsDigests: Bool
     private let directories: OutputDirectories
     /// Largest spec file read, in bytes.
     public static let maxSpecBytes = 1 << 20
 
-    /// - Parameter log: receives notes about the output tree (left-overs of killed writers removed).
+    /// - Parameters:
+    ///   - recordsDigests: list the SHA-256 of every file written in its outcome.
+    ///   - log: receives notes about the output tree (left-overs of killed writers removed).
     public init(
         renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: LocalCache? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        recordsDigests: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.renderer = renderer
         self.defaults = defaults
         self.outputDirectory = outputDirectory
         self.cache = cache
+        self.recordsDigests = recordsDigests
         directories = OutputDirectories(log: log)
     }
 
@@ -68,6 +73,7 @@ public struct CardBatch: Sendable {
     public func render(_ job: CardJob) -> CardOutcome {
         let started = ContinuousClock.now
         var outcome = CardOutcome(input: job.name, spec: job.spec)
+        outcome.item = job.relativePath
         do {
             let spec = try job.spec.map(readSpec) ?? defaults
             let photoPath = try photo(for: job, spec: spec)
@@ -87,13 +93,18 @@ public struct CardBatch: Sendable {
                 toEntry: { try $0.entry() })
             let card = result.output
             var names: [CardOutcome.Outputs] = []
+            var digests: [String: String] = [:]
             for (index, side) in card.sides.enumerated() {
                 let files = outputNames(stem: job.outputStem, side: index)
-                try write(side.print, to: files.print)
-                try write(side.sample, to: files.sample)
-                try write(side.small, to: files.small)
+                for (data, name) in [(side.print, files.print), (side.sample, files.sample), (side.small, files.small)]
+                {
+                    try write(data, to: name)
+                    if recordsDigests { digests[name] = ContentDigest.of(data) }
+                }
                 names.append(files)
             }
+            outcome.digests = recordsDigests ? digests : nil
+            outcome.key = result.key?.hex
             outcome.outputs = names[0]
             outcome.versos = names.count > 1 ? Array(names.dropFirst()) : nil
             outcome.sizes = card.record.sideSizes[0]
@@ -106,6 +117,7 @@ public struct CardBatch: Sendable {
             outcome.cached = cache == nil ? nil : result.cached
         } catch {
             outcome.error = ErrorText.describe(error, file: job.name)
+            if (error as? AtomicFile.WriteError)?.isTemporary == true { outcome.temporary = true }
         }
         outcome.seconds = (ContinuousClock.now - started).seconds
         return outcome

@@ -18,6 +18,9 @@ public struct CardOutcome: Sendable, Codable, Equatable {
 
     /// The photo (or the spec, when the photo could not be found).
     public var input: String
+    /// The input's path relative to its input root: what names it in a run's manifests
+    /// and decides its shard.
+    public var item: String?
     /// The spec file, if the card had one.
     public var spec: String?
     /// The three files, when rendered.
@@ -38,12 +41,20 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     public var path: RenderPath?
     /// Whether the outputs came from the disk cache (nil: no cache in use).
     public var cached: Bool?
+    /// The cache key of the card (nil: no cache in use).
+    public var key: String?
+    /// The SHA-256 of every file written, by its path relative to the output directory
+    /// (only when the batch records digests, as a run does).
+    public var digests: [String: String]?
     /// Render and write time in seconds.
     public var seconds: Double = 0
     /// Why the card failed: one sentence naming the file and the cause.
     public var error: String?
     /// Set when damaged data was rendered leniently.
     public var warning: String?
+    /// Set when the machine failed, not the input (a full disk): the card should be
+    /// rendered again by a later run rather than given up on.
+    public var temporary: Bool?
 
     public init(input: String, spec: String?) {
         self.input = input

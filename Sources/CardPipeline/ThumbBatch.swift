@@ -15,13 +15,18 @@ public struct ThumbBatch: Sendable {
     public let enlarge: Bool
     /// The encoding.
     public let options: EncodeOptions
+    /// Whether each outcome carries the SHA-256 of the file written (for a run's manifest).
+    public let recordsDigests: Bool
     private let directories: OutputDirectories
 
-    /// - Parameter log: receives notes about the output tree (left-overs of killed writers removed).
+    /// - Parameters:
+    ///   - recordsDigests: put the SHA-256 of the file written in each outcome.
+    ///   - log: receives notes about the output tree (left-overs of killed writers removed).
     public init(
         thumbnailer: CachedThumbnailer, width: Int, enlarge: Bool, options: EncodeOptions,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        recordsDigests: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.recordsDigests = recordsDigests
         self.thumbnailer = thumbnailer
         self.width = width
         self.enlarge = enlarge
@@ -54,6 +59,7 @@ public struct ThumbBatch: Sendable {
     public func make(_ job: OutputPlan.Job) -> ThumbOutcome {
         let started = ContinuousClock.now
         var outcome = ThumbOutcome(input: job.input.path)
+        outcome.item = job.input.relativePath
         do {
             let made = try thumbnailer.thumbnail(file: job.input.path, width: width, enlarge: enlarge, options: options)
             try directories.prepare(FilePath(job.output).removingLastComponent().string)
@@ -63,8 +69,11 @@ public struct ThumbBatch: Sendable {
             outcome.height = made.thumbnail.height
             outcome.warning = made.thumbnail.warning
             outcome.cached = thumbnailer.cache == nil ? nil : made.cached
+            outcome.key = made.key?.hex
+            if recordsDigests { outcome.digest = ContentDigest.of(made.thumbnail.data) }
         } catch {
             outcome.error = ErrorText.describe(error, file: job.input.path)
+            if (error as? AtomicFile.WriteError)?.isTemporary == true { outcome.temporary = true }
         }
         outcome.seconds = (ContinuousClock.now - started).seconds
         return outcome

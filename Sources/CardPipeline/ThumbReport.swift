@@ -48,6 +48,19 @@ public struct ThumbReport: Sendable, Codable {
             seconds: (run.seconds * 100).rounded() / 100)
     }
 
+    /// The report of a run's shards joined (`runs merge`): `thumbnails` are the outcomes
+    /// of every shard, `total` the items of the run, `seconds` the longest shard's time.
+    public init(producer: String, thumbnails: [ThumbOutcome], total: Int, seconds: Double) {
+        self.producer = producer
+        interrupted = false
+        self.thumbnails = thumbnails.sorted { $0.input < $1.input }
+        let written = thumbnails.filter { $0.error == nil }
+        summary = Summary(
+            total: total, written: written.count, failed: thumbnails.count - written.count,
+            cached: written.filter { $0.cached == true }.count, notStarted: total - thumbnails.count,
+            seconds: (seconds * 100).rounded() / 100)
+    }
+
     /// Writes the report as JSON, atomically.
     public func write(to path: String) throws {
         let encoder = JSONEncoder()

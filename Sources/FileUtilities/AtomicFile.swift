@@ -29,10 +29,27 @@ public enum AtomicFile {
         public let file: String
         /// What went wrong (the system's words).
         public let reason: String
+        /// The system's error number, when the system refused.
+        public let code: Int32?
 
-        public init(file: String, reason: String) {
+        public init(file: String, reason: String, code: Int32? = nil) {
             self.file = file
             self.reason = reason
+            self.code = code
+        }
+
+        /// The error `errno` holds now, for `file`.
+        static func lastError(file: String) -> WriteError {
+            let code = errno
+            return WriteError(file: file, reason: errnoText(), code: code)
+        }
+
+        /// Whether the machine, not the request, failed in a way that passes (a full disk
+        /// or quota, an I/O error): the same write may succeed later or elsewhere, so a
+        /// batch should be run again rather than the input given up on.
+        public var isTemporary: Bool {
+            guard let code else { return false }
+            return [ENOSPC, EDQUOT, EIO].contains(code)
         }
 
         public var description: String { "\(file): cannot be written: \(reason)." }

@@ -33,7 +33,7 @@ struct PendingFile: ~Copyable {
             return
         }
         guard [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) else {
-            throw AtomicFile.WriteError(file: path, reason: errnoText())
+            throw AtomicFile.WriteError.lastError(file: path)
         }
         // No O_TMPFILE here: a named temporary file that carries our pid.
         var attempt = 0
@@ -46,7 +46,7 @@ struct PendingFile: ~Copyable {
                 return
             }
             attempt += 1
-            guard errno == EEXIST && attempt < 8 else { throw AtomicFile.WriteError(file: path, reason: errnoText()) }
+            guard errno == EEXIST && attempt < 8 else { throw AtomicFile.WriteError.lastError(file: path) }
         }
     }
 
@@ -57,7 +57,7 @@ struct PendingFile: ~Copyable {
 
     /// Writes all of `bytes`, sets the mode to 0644 and flushes when `durable`.
     func fill(_ bytes: some ContiguousBytes, durable: Bool) throws(AtomicFile.WriteError) {
-        var failure: String?
+        var failure: AtomicFile.WriteError?
         bytes.withUnsafeBytes { raw in
             var done = 0
             var stopAt = AtomicFile.Failpoint.isSet(.midWrite, for: destination) ? raw.count / 2 : raw.count
@@ -69,15 +69,19 @@ struct PendingFile: ~Copyable {
                 let wrote = Glibc.write(descriptor, raw.baseAddress! + done, stopAt - done)
                 if wrote < 0 && errno == EINTR { continue }
                 guard wrote > 0 else {
-                    failure = errnoText()
+                    failure = AtomicFile.WriteError.lastError(file: destination)
                     return
                 }
                 done += wrote
             }
         }
-        if failure == nil && fchmod(descriptor, 0o644) != 0 { failure = errnoText() }
-        if failure == nil && durable && fsync(descriptor) != 0 { failure = errnoText() }
-        if let failure { throw AtomicFile.WriteError(file: destination, reason: failure) }
+        if failure == nil && fchmod(descriptor, 0o644) != 0 {
+            failure = AtomicFile.WriteError.lastError(file: destination)
+        }
+        if failure == nil && durable && fsync(descriptor) != 0 {
+            failure = AtomicFile.WriteError.lastError(file: destination)
+        }
+        if let failure { throw failure }
     }
 
     /// Gives the file the name `path` only if that name is free.
@@ -91,7 +95,7 @@ struct PendingFile: ~Copyable {
         }
         if result == 0 { return true }
         if errno == EEXIST { return false }
-        throw AtomicFile.WriteError(file: path, reason: errnoText())
+        throw AtomicFile.WriteError.lastError(file: path)
     }
 
     /// Gives the file the name `path`, replacing what is there.
@@ -106,12 +110,12 @@ struct PendingFile: ~Copyable {
                 }
                 attempt += 1
                 guard errno == EEXIST && attempt < 8 else {
-                    throw AtomicFile.WriteError(file: path, reason: errnoText())
+                    throw AtomicFile.WriteError.lastError(file: path)
                 }
             }
         }
         AtomicFile.Failpoint.reach(.beforeRename, for: path)
-        guard Glibc.rename(temporary!, path) == 0 else { throw AtomicFile.WriteError(file: path, reason: errnoText()) }
+        guard Glibc.rename(temporary!, path) == 0 else { throw AtomicFile.WriteError.lastError(file: path) }
         temporary = nil
     }
 }

@@ -22,9 +22,12 @@ struct RenderCommand: ParsableCommand {
             recursively. A photo takes its sidecar spec (photo.jpg + photo.card.json) or, \
             without one, the defaults given here. Per card: NAME.print.jpg (or .tif), \
             NAME.sample.jpg and NAME.small.png, the input tree mirrored under --out; plus \
-            report.json and index.html, a gallery of the batch. Exit status: 0 all rendered, \
-            1 some failed, 64 usage error, 130 interrupted (Ctrl-C: the cards in progress are \
-            finished, nothing half-written is left, the report covers what finished).
+            report.json and index.html, a gallery of the batch (a shard writes neither: \
+            `cardrender runs merge` makes them from the shards' manifests). Exit status: 0 all \
+            rendered (with --run: every card rendered, cached or rejected), 1 some failed, 64 \
+            usage error, 75 the machine or the shared cache failed (run the shard again), 130 \
+            interrupted (Ctrl-C: the cards in progress are finished, nothing half-written is \
+            left, the report covers what finished).
             """
     )
 
@@ -70,7 +73,7 @@ struct RenderCommand: ParsableCommand {
     )
     var engine: RenderEngine = .auto
 
-    @OptionGroup var sharding: ShardOption
+    @OptionGroup var running: RunOptions
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -104,10 +107,11 @@ struct RenderCommand: ParsableCommand {
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
         let cache = caching.open()
         let batch = CardBatch(
-            renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache, log: { Console.error($0) })
+            renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache,
+            recordsDigests: running.run != nil, log: { Console.error($0) })
 
         var plan = CardBatch.plan(inputs)
-        if let shard = sharding.shard { plan = plan.sharded(shard) { $0.relativePath } }
+        if let shard = running.shard { plan = plan.sharded(shard) { $0.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         if !quiet {
             for file in plan.skipped {
@@ -134,16 +138,25 @@ struct RenderCommand: ParsableCommand {
             cache.collectGarbage()
             cache.flushStatistics()
         }
-        let reportPath = self.report ?? FilePath(out).appending("report.json").string
-        try report.write(to: reportPath)
-        try Gallery.write(report, to: out)
-        if !quiet {
-            Console.error("cardrender: \(report.summaryLine)")
-            Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string), report: \(reportPath)")
+        if !quiet { Console.error("cardrender: \(report.summaryLine)") }
+        try running.writeManifest(
+            kind: .render, producer: report.producer, entries: RunManifest.entries(cards: report.cards),
+            items: plan.jobs.count, seconds: report.summary.seconds, out: out, quiet: quiet)
+        // A shard's report and gallery would overwrite the other shards': `runs merge` makes them.
+        if let reportPath = self.report ?? (running.shard == nil ? FilePath(out).appending("report.json").string : nil)
+        {
+            try report.write(to: reportPath)
+            if !quiet { Console.error("cardrender: report: \(reportPath)") }
+        }
+        if running.shard == nil {
+            try Gallery.write(report, to: out)
+            if !quiet { Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string)") }
         }
         if report.interrupted { throw ExitCode(130) }
+        try RunOptions.checkTemporary(failed: report.cards.filter { $0.temporary == true }.count)
         try CacheOptions.checkShared(cache)
-        if report.summary.failed > 0 || !plan.problems.isEmpty { throw ExitCode(1) }
+        let rejectedCount = running.run == nil ? report.summary.failed : 0
+        if rejectedCount > 0 || !plan.problems.isEmpty { throw ExitCode(1) }
     }
 
     private func loadCatalogue() throws -> FrameCatalogue? {

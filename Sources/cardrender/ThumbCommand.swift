@@ -24,8 +24,10 @@ struct ThumbCommand: ParsableCommand {
         discussion: """
             Inputs are files or directories (walked recursively; the output tree mirrors \
             the input). Formats are recognised by content: JPEG, PNG, WebP, HEIC/AVIF, TIFF, \
-            GIF (first frame). Exit status: 0 all written, 1 some failed (one line each on \
-            stderr; the others are still written), 64 usage error.
+            GIF (first frame). Exit status: 0 all written (with --run: every input written, \
+            cached or rejected), 1 some failed (one line each on stderr; the others are still \
+            written), 64 usage error, 75 the machine or the shared cache failed (run the shard \
+            again), 130 interrupted.
             """
     )
 
@@ -70,7 +72,7 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON report of the batch here (with --out).", valueName: "file"))
     var report: String?
 
-    @OptionGroup var sharding: ShardOption
+    @OptionGroup var running: RunOptions
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -80,8 +82,8 @@ struct ThumbCommand: ParsableCommand {
     @OptionGroup var caching: CacheOptions
 
     func validate() throws {
-        if sharding.shard != nil && out == nil {
-            throw ValidationError("--shard cuts a batch into parts; use it with --out DIR, not -o.")
+        if (running.shard != nil || running.run != nil) && out == nil {
+            throw ValidationError("--shard and --run are for batches; use them with --out DIR, not -o.")
         }
         guard (1...maxWidth).contains(width) else {
             throw ValidationError("--width must be from 1 to \(maxWidth); received \(width).")
@@ -125,10 +127,12 @@ struct ThumbCommand: ParsableCommand {
             try single(thumbnailer, options: options, output: output)
             return
         }
+        let out = self.out!
         let batch = ThumbBatch(
-            thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options, log: { Console.error($0) })
-        var plan = ThumbBatch.plan(inputs, into: out!, format: format)
-        if let shard = sharding.shard { plan = plan.sharded(shard) { $0.input.relativePath } }
+            thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options,
+            recordsDigests: running.run != nil, log: { Console.error($0) })
+        var plan = ThumbBatch.plan(inputs, into: out, format: format)
+        if let shard = running.shard { plan = plan.sharded(shard) { $0.input.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         let interrupt = Interrupt {
             Console.error(
@@ -146,10 +150,17 @@ struct ThumbCommand: ParsableCommand {
                 Console.out("\(output) \(width)x\(height)")
             }
         }
-        if let report { try ThumbReport(plan: plan, run: run).write(to: report) }
+        let summary = ThumbReport(plan: plan, run: run)
+        if let report { try summary.write(to: report) }
+        try running.writeManifest(
+            kind: .thumb, producer: summary.producer,
+            entries: RunManifest.entries(thumbnails: run.outcomes, directory: out), items: plan.jobs.count,
+            seconds: run.seconds, out: out, quiet: quiet)
         if run.interrupted { throw ExitCode(130) }
+        try RunOptions.checkTemporary(failed: run.outcomes.filter { $0.temporary == true }.count)
         try CacheOptions.checkShared(thumbnailer.cache)
-        if !plan.problems.isEmpty || run.outcomes.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+        let failed = running.run == nil && run.outcomes.contains { $0.error != nil }
+        if !plan.problems.isEmpty || failed { throw ExitCode(1) }
     }
 
     /// One input to one file, or to standard output with `-o -`.

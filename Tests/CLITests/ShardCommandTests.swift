@@ -29,13 +29,13 @@ import Testing
         for index in 0..<3 {
             let thumbs = try Fixtures.scratchDirectory("shard-thumb-\(index)")
             let thumb = try ThumbCommandTests.run([
-                "thumb", input, "--width", "40", "--out", thumbs, "--quiet", "--shard", "\(index)/3",
+                "thumb", input, "--width", "40", "--out", thumbs, "--quiet", "--run", "s", "--shard", "\(index)/3",
             ])
             #expect(thumb.status == 0, "\(thumb.stderr)")
-            thumbShards.append(Set(Fixtures.files(under: thumbs)))
+            thumbShards.append(Set(Fixtures.files(under: thumbs).filter { !$0.hasPrefix("runs/") }))
             let cards = try Fixtures.scratchDirectory("shard-render-\(index)")
             let render = try ThumbCommandTests.run([
-                "render", input, "--out", cards, "--quiet", "--no-cache", "--shard", "\(index)/3",
+                "render", input, "--out", cards, "--quiet", "--no-cache", "--run", "s", "--shard", "\(index)/3",
             ])
             #expect(render.status == 0, "\(render.stderr)")
             // One print file per card, `NAME.print.jpg`.
@@ -52,13 +52,22 @@ import Testing
         let directory = try Fixtures.scratchDirectory("shard-bad")
         try Synthetic.quadrants(directory + "/q.png")
         for (arguments, words) in [
-            (["thumb", directory, "--width", "10", "--out", directory + "/o", "--shard", "2/2"], "from 0 to 1"),
-            (["thumb", directory, "--width", "10", "--out", directory + "/o", "--shard", "1"], "expected K/N"),
             (
-                ["thumb", directory + "/q.png", "--width", "10", "-o", directory + "/x.png", "--shard", "0/2"],
+                ["thumb", directory, "--width", "10", "--out", directory + "/o", "--run", "s", "--shard", "2/2"],
+                "from 0 to 1"
+            ),
+            (
+                ["thumb", directory, "--width", "10", "--out", directory + "/o", "--run", "s", "--shard", "1"],
+                "expected K/N"
+            ),
+            (
+                [
+                    "thumb", directory + "/q.png", "--width", "10", "-o", directory + "/x.png", "--run", "s", "--shard",
+                    "0/2",
+                ],
                 "--out DIR"
             ),
-            (["render", directory, "--out", directory + "/o", "--shard", "0/0"], "at least 1"),
+            (["render", directory, "--out", directory + "/o", "--run", "s", "--shard", "0/0"], "at least 1"),
         ] {
             let run = try ThumbCommandTests.run(arguments)
             #expect(run.status == 64, "\(arguments)")
