@@ -159,6 +159,31 @@ import Testing
         #expect(report.thumbnails.filter { $0.width == 50 }.count == 8)
     }
 
+    /// The index each scheduler hands its tasks, used as the README's examples use it:
+    /// Slurm, Kubernetes and AWS Batch give the same inputs to the same index.
+    @Test func theSchedulersIndexVariablesPickTheSameInputs() throws {
+        let input = try Self.inputs("run-contract-in")
+        var items: [String: [Set<String>]] = [:]
+        for variable in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+            let out = try Fixtures.scratchDirectory("run-contract-\(variable)")
+            for index in 0..<2 {
+                var environment = ProcessInfo.processInfo.environment
+                environment["XDG_CACHE_HOME"] = try Fixtures.scratchDirectory("cache")
+                environment[variable] = String(index)
+                let script =
+                    "exec \"$0\" thumb \"$1\" --width 30 --out \"$2\" --quiet --run c --shard \"$\(variable)/2\""
+                let task = try Tools.run(
+                    "/bin/sh", ["-c", script, ThumbCommandTests.binary, input, out], environment: environment)
+                #expect(task.status == 0, "\(variable)=\(index): \(task.stderr)")
+            }
+            items[variable] = try Self.manifests(out, run: "c", shards: 2).map { Set($0.entries.map(\.item)) }
+        }
+        let slurm = try #require(items["SLURM_ARRAY_TASK_ID"])
+        #expect(slurm.count == 2 && slurm[0].union(slurm[1]).count == 9 && slurm[0].isDisjoint(with: slurm[1]))
+        #expect(items["JOB_COMPLETION_INDEX"] == slurm)
+        #expect(items["AWS_BATCH_JOB_ARRAY_INDEX"] == slurm)
+    }
+
     @Test func runUsageErrors() throws {
         let directory = try Fixtures.scratchDirectory("run-usage")
         try Synthetic.quadrants(directory + "/q.png")
