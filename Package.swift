@@ -113,7 +113,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport"]),
         .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "TestSupport"]),

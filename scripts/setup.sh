@@ -12,6 +12,7 @@ packages=(
   pkg-config
   curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
   chromium        # a server test loads a page of 50 thumbnails in headless Chromium
+  nginx           # the shipped deploy/nginx config runs in front of two servers in a test
   fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file
 )
 missing=()
@@ -21,8 +22,15 @@ done
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
+  # No package may start its daemon (nginx would take port 80): tests start their own on
+  # 127.0.0.1 and stop them by pid. policy-rc.d says no to every start during the install.
+  policy_added=""
+  if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy_added=1
+  fi
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [[ -n $policy_added ]]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -18,10 +18,13 @@ public struct S3Store: CacheStore {
     /// The key prefix, without slashes at either end ("" for none).
     public let prefix: String
     /// The failures of this run (see `S3Health`).
-    public let health = S3Health()
+    public let health: S3Health
 
-    public init(client: S3Client, bucket: String, prefix: String = "") {
+    /// - Parameter health: how failures are remembered (default: a store that fails is given
+    ///   up for the whole process, as a batch wants).
+    public init(client: S3Client, bucket: String, prefix: String = "", health: S3Health = S3Health()) {
         self.client = client
+        self.health = health
         self.bucket = bucket
         self.prefix = prefix.split(separator: "/").joined(separator: "/")
     }

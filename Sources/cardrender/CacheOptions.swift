@@ -9,7 +9,7 @@ import RenderCache
     import Foundation
 #endif
 
-/// Disk-cache options shared by `render`, `thumb` and `cache`.
+/// Cache options shared by `render`, `thumb`, `serve` and `cache`.
 struct CacheOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -55,7 +55,8 @@ struct CacheOptions: ParsableArguments {
         configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(3), read: .seconds(30))))
 
     /// The S3 store of `--cache s3://...`, configured from the standard variables.
-    func sharedStore() -> S3Store? {
+    /// - Parameter health: how its failures are remembered (default: for the whole run).
+    func sharedStore(health: S3Health = S3Health()) -> S3Store? {
         let environment = ProcessInfo.processInfo.environment
         guard let bucket, let credentials = AWSCredentials(environment: environment) else { return nil }
         let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
@@ -64,7 +65,7 @@ struct CacheOptions: ParsableArguments {
             ?? "https://s3.\(region).amazonaws.com"
         let client = S3Client(
             endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: region), http: Self.http)
-        return S3Store(client: client, bucket: bucket.name, prefix: bucket.prefix)
+        return S3Store(client: client, bucket: bucket.name, prefix: bucket.prefix, health: health)
     }
 
     /// Ends a batch whose shared cache failed: exit 75 (`EX_TEMPFAIL`: the scheduler should

@@ -3,6 +3,7 @@ import CardKit
 import CardPipeline
 import Hummingbird
 import Logging
+import ObjectStore
 import RenderCache
 import ServiceLifecycle
 import ThumbServer
@@ -24,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q] \
             returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept). \
+            With --cache s3://BUCKET, every instance (and every batch) shares the thumbnails \
+            it renders; a store that fails is skipped for 30 s, and thumbnails are still served. \
             Also GET /healthz and GET /metrics (Prometheus). One log line per request on \
             stderr. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0.
             """
@@ -38,14 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0: any free port, printed at start).")
     var port = 8080
 
-    @Option(
-        help: ArgumentHelp(
-            "The disk cache directory (default: $XDG_CACHE_HOME/cardrender or ~/.cache/cardrender).",
-            valueName: "dir"))
-    var cache: String?
-
-    @Option(help: ArgumentHelp("Largest size of the disk cache, e.g. 500M or 2G.", valueName: "size"))
-    var cacheMaxSize = ByteCount(bytes: 2 << 30)
+    @OptionGroup var caching: CacheOptions
 
     @Option(help: ArgumentHelp("Thumbnails kept in memory for the hottest requests, e.g. 64M.", valueName: "size"))
     var memoryCache = ByteCount(bytes: 64 << 20)
@@ -90,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var decode: DecodeOptions
 
     func validate() throws {
+        guard !caching.noCache else {
+            throw ValidationError("serve always keeps a cache; --no-cache is for render and thumb.")
+        }
         guard (1...65535).contains(port) || port == 0 else {
             throw ValidationError("--port must be from 0 to 65535; received \(port).")
         }
@@ -128,7 +127,11 @@ struct ServeCommand: AsyncParsableCommand {
         // Each worker is a core already; more libvips threads per image only compete.
         Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
         do {
-            let store = try LocalCache(directory: cache ?? DiskStore.defaultDirectory, maxBytes: cacheMaxSize.bytes) {
+            // A shared store that fails is skipped for 30 s, then tried again: a server outlives outages.
+            let shared = caching.sharedStore(health: S3Health(recoverAfter: .seconds(30)))
+            let store = try LocalCache(
+                directory: caching.directory, maxBytes: caching.cacheMaxSize.bytes, shared: shared
+            ) {
                 [logger] in logger.warning("\($0)")
             }
             let (application, _) = try ThumbServerApplication.build(

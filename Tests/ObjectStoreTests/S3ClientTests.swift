@@ -10,35 +10,11 @@ import Testing
 /// store that does not answer is a transient error.
 @Suite(.serialized, .enabled(if: SeaweedServer.binary != nil, SeaweedServer.missing))
 struct S3ClientTests {
-    static func client(_ server: SeaweedServer, secret: String? = nil) -> S3Client {
-        let credentials = AWSCredentials(accessKeyID: server.accessKey, secretAccessKey: secret ?? server.secretKey)
-        return S3Client(endpoint: server.endpoint, signer: SigV4Signer(credentials: credentials, region: "us-east-1"))
-    }
-
-    /// Creates `bucket`, retrying while the server starts (bounded: 60 s).
-    static func ready(_ client: S3Client, _ server: SeaweedServer, bucket: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while true {
-            let failure: S3Error
-            do {
-                try await client.createBucket(bucket)
-                return
-            } catch {
-                failure = error
-            }
-            guard failure.isTransient && ContinuousClock.now < deadline else {
-                let log = (try? String(contentsOfFile: server.log, encoding: .utf8)) ?? ""
-                throw Tools.ToolError(message: "\(failure); SeaweedFS's log ends:\n\(log.suffix(2000))")
-            }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-    }
-
     @Test func objectsRoundTripAndOneWriterWins() async throws {
         let server = try SeaweedServer()
         defer { server.stop() }
-        let client = Self.client(server)
-        try await Self.ready(client, server, bucket: "cards")
+        let client = server.client()
+        try await server.createBucket("cards", with: client)
         let body = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         #expect(try await client.putIfAbsent(bucket: "cards", key: "v1/ab/abcdef", body: body))
         #expect(try await client.putIfAbsent(bucket: "cards", key: "v1/ab/abcdef", body: [1, 2, 3]) == false)
@@ -69,8 +45,8 @@ struct S3ClientTests {
     @Test func aWrongSecretIsRefusedAndNeverShown() async throws {
         let server = try SeaweedServer()
         defer { server.stop() }
-        try await Self.ready(Self.client(server), server, bucket: "cards")
-        let wrong = Self.client(server, secret: "not-the-secret-987")
+        try await server.createBucket("cards")
+        let wrong = server.client(secret: "not-the-secret-987")
         let error = await #expect(throws: S3Error.self) {
             _ = try await wrong.putIfAbsent(bucket: "cards", key: "v1/ab/x", body: [1])
         }
@@ -78,7 +54,7 @@ struct S3ClientTests {
         #expect(error?.isTransient == false)
         let text = error.map { "\($0)" } ?? ""
         #expect(!text.contains("not-the-secret") && text.contains("AWS_SECRET_ACCESS_KEY"), "\(text)")
-        #expect(try await Self.client(server).get(bucket: "cards", key: "v1/ab/x") == nil, "nothing was stored")
+        #expect(try await server.client().get(bucket: "cards", key: "v1/ab/x") == nil, "nothing was stored")
     }
 
     @Test func aStoreThatDoesNotAnswerIsTransient() async throws {

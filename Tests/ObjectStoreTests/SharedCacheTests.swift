@@ -22,7 +22,7 @@ struct SharedCacheTests {
     func thumb(_ server: SeaweedServer, node: String, input: String, output: String, secret: String? = nil)
         async throws -> (run: Tools.Run, summary: Summary?)
     {
-        try await Self.onWorkerThread {
+        try await Tools.onWorkerThread {
             try Self.thumbNow(server, node: node, input: input, output: output, secret: secret)
         }
     }
@@ -32,10 +32,8 @@ struct SharedCacheTests {
     {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = node
-        environment["AWS_ENDPOINT_URL"] = server.endpoint
-        environment["AWS_REGION"] = "us-east-1"
-        environment["AWS_ACCESS_KEY_ID"] = server.accessKey
-        environment["AWS_SECRET_ACCESS_KEY"] = secret ?? server.secretKey
+        environment.merge(server.environment) { $1 }
+        if let secret { environment["AWS_SECRET_ACCESS_KEY"] = secret }
         let report = output + ".json"
         let run = try Tools.run(
             Tools.cardrender,
@@ -51,8 +49,8 @@ struct SharedCacheTests {
     @Test func whatOneNodeMadeAnotherGetsFromTheBucket() async throws {
         let server = try SeaweedServer()
         defer { server.stop() }
-        let client = S3ClientTests.client(server)
-        try await S3ClientTests.ready(client, server, bucket: "cache")
+        let client = server.client()
+        try await server.createBucket("cache", with: client)
         let input = try Fixtures.scratchDirectory("shared-in")
         for index in 0..<4 {
             try Synthetic.image(input + "/p\(index).png", width: 200 + index, height: 150, bands: 3) { x, y in
@@ -103,15 +101,15 @@ struct SharedCacheTests {
     @Test func aCorruptObjectInTheBucketIsNeverServed() async throws {
         let server = try SeaweedServer()
         defer { server.stop() }
-        let client = S3ClientTests.client(server)
-        try await S3ClientTests.ready(client, server, bucket: "cache")
+        let client = server.client()
+        try await server.createBucket("cache", with: client)
         let store = S3Store(client: client, bucket: "cache", prefix: "/fleet/")
         let key = try CacheKey(inputDigest: "photo", recipe: ["width": 60], versions: "test")
         #expect(store.objectName(key) == "fleet/v1/\(key.hex.prefix(2))/\(key.hex)")
         #expect(try await client.putIfAbsent(bucket: "cache", key: store.objectName(key), body: [1, 2, 3]))
         // The cache's calls block (they are made from worker threads): run them on one, never
         // on Swift's cooperative pool, which the store's requests need.
-        let (first, stored, second) = try await Self.onWorkerThread {
+        let (first, stored, second) = try await Tools.onWorkerThread {
             let local = try LocalCache(directory: try Fixtures.scratchDirectory("node-d"), shared: store)
             let first = local.cache.entry(for: key)
             let entry = CacheEntry(parts: [("image", Data([9, 8, 7]))], metadata: Data("{}".utf8))
@@ -123,13 +121,6 @@ struct SharedCacheTests {
         #expect(stored == .stored)
         #expect(second == Data([9, 8, 7]))
         #expect(try await client.get(bucket: "cache", key: store.objectName(key)) != [1, 2, 3], "replaced")
-    }
-
-    /// Runs blocking work on a Dispatch thread and waits for it without blocking the pool.
-    static func onWorkerThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
     }
 
     @Test func credentialsAreRequiredFromTheEnvironment() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectStore
 import Synchronization
 import Testing
 
@@ -100,5 +101,41 @@ public final class SeaweedServer: Sendable {
             if handedOut.withLock({ $0.insert(port).inserted }) { ports.append(port) }
         }
         return ports
+    }
+}
+
+extension SeaweedServer {
+    /// A client for this server with its identity (or a wrong `secret`).
+    public func client(secret: String? = nil) -> S3Client {
+        let credentials = AWSCredentials(accessKeyID: accessKey, secretAccessKey: secret ?? secretKey)
+        return S3Client(endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: "us-east-1"))
+    }
+
+    /// The variables a `cardrender` process on this server's cache needs.
+    public var environment: [String: String] {
+        [
+            "AWS_ENDPOINT_URL": endpoint, "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": accessKey,
+            "AWS_SECRET_ACCESS_KEY": secretKey,
+        ]
+    }
+
+    /// Creates `bucket`, retrying while the server starts (bounded: 60 s).
+    public func createBucket(_ bucket: String, with client: S3Client? = nil) async throws {
+        let client = client ?? self.client()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let failure: S3Error
+            do {
+                try await client.createBucket(bucket)
+                return
+            } catch {
+                failure = error
+            }
+            guard failure.isTransient && ContinuousClock.now < deadline else {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw Tools.ToolError(message: "\(failure); SeaweedFS's log ends:\n\(text.suffix(2000))")
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
     }
 }

@@ -11,6 +11,14 @@ public enum Tools {
     }
 
     /// The `cardrender` executable built beside the test bundle, or `$CARDRENDER_BIN`.
+    /// Runs blocking work (a process, a wait) on a Dispatch thread and waits for it without
+    /// blocking Swift's cooperative pool, which the other suites' live servers need.
+    public static func onWorkerThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     public static let cardrender: String = {
         if let override = ProcessInfo.processInfo.environment["CARDRENDER_BIN"] { return override }
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

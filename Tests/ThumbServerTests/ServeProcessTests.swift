@@ -18,13 +18,22 @@ struct ServeProcess {
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Starts `cardrender serve --port 0 …` and waits for the line that gives the port.
-    static func start(_ arguments: [String]) async throws -> ServeProcess {
+    /// - Parameters:
+    ///   - cache: its `--cache` (default: a private directory; under an `s3://` cache the
+    ///     disk layer is private too).
+    ///   - environment: variables added to the test's own.
+    static func start(_ arguments: [String], cache: String? = nil, environment: [String: String] = [:])
+        async throws -> ServeProcess
+    {
         let scratch = try Fixtures.scratchDirectory("serve")
         let logPath = scratch + "/stderr.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--port", "0", "--cache", scratch + "/cache"] + arguments
+        process.arguments = ["serve", "--port", "0", "--cache", cache ?? scratch + "/cache"] + arguments
+        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        variables["XDG_CACHE_HOME"] = scratch + "/xdg"
+        process.environment = variables
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         try process.run()
