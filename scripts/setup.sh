@@ -13,6 +13,7 @@ packages=(
   curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
   chromium        # a server test loads a page of 50 thumbnails in headless Chromium
   nginx           # the shipped deploy/nginx config runs in front of two servers in a test
+  slurmctld slurmd slurm-client munge   # a one-node Slurm cluster runs sharded batches in a test
   fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file
 )
 missing=()
