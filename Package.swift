@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "ThumbServer",
             dependencies: [
-                "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities", "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

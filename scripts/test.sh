@@ -6,4 +6,9 @@ source scripts/setup.sh
 [[ -d ../shared/corpus ]] || echo "test: ../shared/corpus is absent: real-photo tests will be skipped" >&2
 swift build --build-tests
 bash scripts/package.sh   # the installable artifact (static Swift runtime); its tests run below
-swift test --skip-build
+# The deployment suites (a Slurm cluster, nginx with two servers, S3 roots and caches, the
+# installed artifact) load both cores for minutes; they run after the rest, so that the
+# in-process server tests never share the machine with them.
+deployment="SlurmRunTests|NginxFleetTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
+swift test --skip-build --skip "$deployment"
+swift test --skip-build --filter "$deployment"

@@ -50,22 +50,56 @@ public struct CachedThumbnailer: Sendable {
         let result = try rendering.run(
             path: path,
             key: { digest, _ in try key(inputDigest: digest, width: width, enlarge: enlarge, options: options) },
-            fromEntry: { entry -> Thumbnail? in
-                guard let image = entry.part("image"),
-                    let metadata = try? JSONDecoder().decode(Metadata.self, from: entry.metadata)
-                else { return nil }
-                return Thumbnail(
-                    data: image, width: metadata.width, height: metadata.height, format: options.format,
-                    path: metadata.path, warning: metadata.warning)
-            },
+            fromEntry: { thumbnail(in: $0, format: options.format) },
             render: { try thumbnailer.thumbnail(of: $0, width: width, enlarge: enlarge, options: options) },
-            toEntry: { thumbnail in
-                let metadata = try JSONEncoder().encode(
-                    Metadata(
-                        width: thumbnail.width, height: thumbnail.height, path: thumbnail.path,
-                        warning: thumbnail.warning))
-                return CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata)
-            })
+            toEntry: entry(for:))
         return CachedThumbnail(thumbnail: result.output, key: result.key, cached: result.cached)
+    }
+
+    /// A thumbnail of an input known by its content digest before its bytes are read (an
+    /// object store says it): from the cache without calling `load`, or rendered from what
+    /// `load` returns and stored under the key of those bytes (so a digest that turns out
+    /// wrong, the object replaced meanwhile, never files a thumbnail under another input).
+    /// - Throws: as `Thumbnailer.thumbnail(of:...)`, and what `load` throws.
+    public func thumbnail(
+        inputDigest digest: String, load: () throws -> ImageData, width: Int, enlarge: Bool = false,
+        options: EncodeOptions = EncodeOptions()
+    ) throws -> CachedThumbnail {
+        guard (1...thumbnailer.maxWidth).contains(width) else {
+            throw ThumbnailError.widthOutOfRange(received: width, maximum: thumbnailer.maxWidth)
+        }
+        guard let cache else {
+            let made = try thumbnailer.thumbnail(of: load(), width: width, enlarge: enlarge, options: options)
+            return CachedThumbnail(thumbnail: made, key: nil, cached: false)
+        }
+        let expected = try key(inputDigest: digest, width: width, enlarge: enlarge, options: options)
+        if let entry = cache.cache.entry(for: expected), let made = thumbnail(in: entry, format: options.format) {
+            return CachedThumbnail(thumbnail: made, key: expected, cached: true)
+        }
+        let bytes = try load()
+        let actual = bytes.withUnsafeBytes { ContentDigest.of($0) }
+        let stored =
+            actual == digest ? expected : try key(inputDigest: actual, width: width, enlarge: enlarge, options: options)
+        let made = try thumbnailer.thumbnail(of: bytes, width: width, enlarge: enlarge, options: options)
+        cache.cache.storeIfPossible(try entry(for: made), for: stored)
+        return CachedThumbnail(thumbnail: made, key: stored, cached: false)
+    }
+
+    /// The thumbnail a cache entry holds, or nil when the entry is not one.
+    private func thumbnail(in entry: CacheEntry, format: OutputFormat) -> Thumbnail? {
+        guard let image = entry.part("image"),
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: entry.metadata)
+        else { return nil }
+        return Thumbnail(
+            data: image, width: metadata.width, height: metadata.height, format: format, path: metadata.path,
+            warning: metadata.warning)
+    }
+
+    /// The cache entry of a thumbnail: the image and its metadata.
+    private func entry(for thumbnail: Thumbnail) throws -> CacheEntry {
+        let metadata = try JSONEncoder().encode(
+            Metadata(width: thumbnail.width, height: thumbnail.height, path: thumbnail.path, warning: thumbnail.warning)
+        )
+        return CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata)
     }
 }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The few S3 calls cardrender makes (PutObject, GetObject, HeadObject, ListObjectsV2,
 /// DeleteObject, CreateBucket) on AsyncHTTPClient, signed with SigV4, path-style
@@ -33,6 +34,19 @@ public struct S3Client: Sendable {
         self.http = http
     }
 
+    /// What `head` learns about an object without reading it.
+    public struct ObjectInfo: Sendable, Equatable {
+        /// Bytes.
+        public var size: Int
+        /// The store's entity tag (changes when the object does).
+        public var etag: String
+        /// `Last-Modified` in seconds since 1970 (0 when the store sent none).
+        public var modified: Int
+        /// The SHA-256 of the bytes as lower-case hex, when the object was stored with one
+        /// (`x-amz-checksum-sha256`, not a multipart composite).
+        public var sha256: String?
+    }
+
     /// An answer: status, headers, body.
     struct Answer {
         var status: Int
@@ -49,16 +63,18 @@ public struct S3Client: Sendable {
     }
 
     /// Stores `body` under `key` unless an object is there already (`If-None-Match: *`),
-    /// with its SHA-256 for the store to check (`x-amz-checksum-sha256`).
+    /// with its SHA-256 for the store to check and keep (`x-amz-checksum-sha256`).
+    /// - Parameter checksum: false stores the object as clients that send no checksum do.
     /// - Returns: true when stored, false when another writer stored the key first (412).
-    public func putIfAbsent(bucket: String, key: String, body: [UInt8]) async throws(S3Error) -> Bool {
+    public func putIfAbsent(bucket: String, key: String, body: [UInt8], checksum: Bool = true) async throws(S3Error)
+        -> Bool
+    {
         let digest = Array(SHA256.hash(data: body))
+        var headers = [("if-none-match", "*"), ("content-type", "application/octet-stream")]
+        if checksum { headers.append(("x-amz-checksum-sha256", Data(digest).base64EncodedString())) }
         let answer = try await send(
             "PutObject", "\(bucket)/\(key)", method: .PUT, bucket: bucket, key: key, body: body,
-            headers: [
-                ("if-none-match", "*"), ("x-amz-checksum-sha256", Data(digest).base64EncodedString()),
-                ("content-type", "application/octet-stream"),
-            ], payloadHash: SigV4Signer.hex(digest))
+            headers: headers, payloadHash: SigV4Signer.hex(digest))
         switch answer.status {
         case 200..<300: return true
         case 412, 409: return false  // precondition failed: someone else's object is there
@@ -76,11 +92,21 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// The object's size, or nil when there is none.
-    public func head(bucket: String, key: String) async throws(S3Error) -> Int? {
-        let answer = try await send("HeadObject", "\(bucket)/\(key)", method: .HEAD, bucket: bucket, key: key)
+    /// The object's size, tag, time and SHA-256 (asked for with `x-amz-checksum-mode`),
+    /// or nil when there is none.
+    public func head(bucket: String, key: String) async throws(S3Error) -> ObjectInfo? {
+        let answer = try await send(
+            "HeadObject", "\(bucket)/\(key)", method: .HEAD, bucket: bucket, key: key,
+            headers: [("x-amz-checksum-mode", "ENABLED")])
         switch answer.status {
-        case 200: return answer.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
+        case 200:
+            let headers = answer.headers
+            let checksum = headers.first(name: "x-amz-checksum-sha256").flatMap { Data(base64Encoded: $0) }
+            return ObjectInfo(
+                size: headers.first(name: "content-length").flatMap { Int($0) } ?? 0,
+                etag: headers.first(name: "etag") ?? "",
+                modified: headers.first(name: "last-modified").flatMap(Self.httpDate) ?? 0,
+                sha256: checksum.flatMap { $0.count == 32 ? SigV4Signer.hex(Array($0)) : nil })
         case 404: return nil
         default: throw Self.refusal("HeadObject", "\(bucket)/\(key)", answer)
         }
@@ -114,6 +140,38 @@ public struct S3Client: Sendable {
                 ? Self.elements("NextContinuationToken", in: text).first.map(Self.unescaped) : nil
         } while token != nil
         return objects
+    }
+
+    /// Seconds since 1970 of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate(_ text: String) -> Int? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text).map { Int($0.timeIntervalSince1970) }
+    }
+
+    /// Runs `operation` on Swift's concurrency pool and blocks this thread until it ends:
+    /// for callers on worker threads (never on the pool itself, which it could starve).
+    /// (The client throws only `S3Error`; anything else is reported as no answer.)
+    public static func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<
+        T, S3Error
+    > {
+        let result = Mutex<Result<T, S3Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let outcome: Result<T, S3Error>
+            do {
+                outcome = .success(try await operation())
+            } catch {
+                outcome = .failure(
+                    error as? S3Error ?? .unreachable(operation: "request", object: "", detail: "\(error)"))
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }!
     }
 
     /// Sends one signed request, retrying transient failures with backoff.

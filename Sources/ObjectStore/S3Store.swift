@@ -1,6 +1,4 @@
-import Dispatch
 import RenderCache
-import Synchronization
 
 /// The cache in an S3 bucket (`s3://bucket/prefix`), behind the `CacheStore` protocol:
 /// objects at `PREFIX/v1/<first 2 hex>/<key>`, written with `If-None-Match: *` (a 412 means
@@ -64,27 +62,12 @@ public struct S3Store: CacheStore {
         }
     }
 
-    /// Runs `operation` on the concurrency pool and blocks this (worker) thread until it ends.
+    /// Runs `operation` and blocks this (worker) thread until it ends.
     private func wait<T: Sendable>(reading: Bool, _ operation: @escaping @Sendable () async throws -> T)
         throws(CacheError) -> T
     {
         if let down = health.down { throw Self.cacheError(down, reading: reading, location: location) }
-        let result = Mutex<Result<T, S3Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let outcome: Result<T, S3Error>
-            do {
-                outcome = .success(try await operation())
-            } catch {
-                // The client throws only `S3Error`; anything else is reported the same way.
-                outcome = .failure(
-                    error as? S3Error ?? .unreachable(operation: "request", object: location, detail: "\(error)"))
-            }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        switch result.withLock({ $0 })! {
+        switch S3Client.blocking(operation) {
         case .success(let value): return value
         case .failure(let error):
             health.record(error)

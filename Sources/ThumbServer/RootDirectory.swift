@@ -43,6 +43,21 @@ public struct RootDirectory: Sendable {
     /// The regular file that the raw (still percent-encoded) URL path `relative` names.
     /// - Throws: `ThumbRequestError.notFound` for anything that is not a regular file under the root.
     public func file(atURLPath relative: Substring) throws(ThumbRequestError) -> File {
+        let candidate = path + "/" + (try Self.relativePath(fromURLPath: relative))
+        guard let resolved = realpath(candidate, nil) else { throw .notFound }
+        let real = String(cString: resolved)
+        free(resolved)
+        guard real.hasPrefix(path + "/") else { throw .notFound }
+        var info = stat()
+        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notFound }
+        let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        return File(path: real, stamp: stamp, modified: Int(info.st_mtim.tv_sec))
+    }
+
+    /// The relative path a raw URL path names, checked lexically: percent-decoded once; no
+    /// NUL, backslash, empty, `.` or `..` segment, and no leading `/`. Shared by every root.
+    /// - Throws: `ThumbRequestError.notFound` otherwise.
+    static func relativePath(fromURLPath relative: Substring) throws(ThumbRequestError) -> String {
         guard !relative.utf8.contains(UInt8(ascii: "\\")),
             let decoded = PercentDecoding.decode(relative),
             !decoded.isEmpty, decoded.first != UInt8(ascii: "/"),
@@ -55,14 +70,6 @@ public struct RootDirectory: Sendable {
                 throw .notFound
             }
         }
-        let candidate = path + "/" + String(decoding: decoded, as: UTF8.self)
-        guard let resolved = realpath(candidate, nil) else { throw .notFound }
-        let real = String(cString: resolved)
-        free(resolved)
-        guard real.hasPrefix(path + "/") else { throw .notFound }
-        var info = stat()
-        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notFound }
-        let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        return File(path: real, stamp: stamp, modified: Int(info.st_mtim.tv_sec))
+        return String(decoding: decoded, as: UTF8.self)
     }
 }

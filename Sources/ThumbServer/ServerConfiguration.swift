@@ -1,12 +1,16 @@
 import CardKit
+import ObjectStore
 import VipsKit
 
 /// Everything `cardrender serve` is told: where the images are, how much work it takes on,
 /// how long clients may cache, whether URLs must be signed, and how long and how many
 /// connections it keeps. (The cache is given to `ThumbServerApplication.build` beside it.)
 public struct ServerConfiguration: Sendable {
-    /// The directory whose images are served; nothing outside it is ever read.
+    /// The directory whose images are served, or `s3://BUCKET/PREFIX` (with
+    /// `bucketClient`); nothing outside it is ever read.
     public var root: String
+    /// The client of the store an `s3://` root is in.
+    public var bucketClient: S3Client?
     /// Address to listen on (default 127.0.0.1: put a web server in front).
     public var host: String
     /// Port to listen on; 0 picks a free one.
@@ -51,9 +55,11 @@ public struct ServerConfiguration: Sendable {
         engine: RenderEngine = .auto,
         retryAfter: Int = 1,
         idleTimeout: Duration = .seconds(15),
-        maxConnections: Int = 1024
+        maxConnections: Int = 1024,
+        bucketClient: S3Client? = nil
     ) {
         self.root = root
+        self.bucketClient = bucketClient
         self.host = host
         self.port = port
         self.memoryCacheBytes = memoryCacheBytes

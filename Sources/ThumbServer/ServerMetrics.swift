@@ -10,7 +10,8 @@ import Prometheus
 /// - `cardrender_cache_hits_total{layer="memory"|"disk"}`, `cardrender_cache_misses_total`;
 /// - `cardrender_renders_total` (thumbnails rendered by libvips) and
 ///   `cardrender_render_joins_total` (requests that waited for a render already running);
-/// - `cardrender_queue_depth`, `cardrender_workers_busy`, `cardrender_memory_cache_bytes`.
+/// - `cardrender_queue_depth`, `cardrender_workers_busy`, `cardrender_memory_cache_bytes`;
+/// - `cardrender_source_fetches_total` (photos downloaded from an `s3://` root).
 public final class ServerMetrics: Sendable {
     /// The registry `/metrics` prints.
     public let registry: PrometheusCollectorRegistry
@@ -23,6 +24,7 @@ public final class ServerMetrics: Sendable {
     private let queueDepth: CoreMetrics.Gauge
     private let workersBusy: CoreMetrics.Gauge
     private let memoryBytes: CoreMetrics.Gauge
+    private let sourceFetches: CoreMetrics.Counter
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -39,6 +41,7 @@ public final class ServerMetrics: Sendable {
             label: "cardrender_cache_hits_total", dimensions: [("layer", "disk")], factory: factory)
         misses = CoreMetrics.Counter(label: "cardrender_cache_misses_total", factory: factory)
         renders = CoreMetrics.Counter(label: "cardrender_renders_total", factory: factory)
+        sourceFetches = CoreMetrics.Counter(label: "cardrender_source_fetches_total", factory: factory)
         joins = CoreMetrics.Counter(label: "cardrender_render_joins_total", factory: factory)
         queueDepth = CoreMetrics.Gauge(label: "cardrender_queue_depth", factory: factory)
         workersBusy = CoreMetrics.Gauge(label: "cardrender_workers_busy", factory: factory)
@@ -63,6 +66,11 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts how a thumbnail was obtained.
+    /// Counts one photo downloaded from an `s3://` root.
+    func sourceFetched() {
+        sourceFetches.increment()
+    }
+
     func thumbnail(from source: Source) {
         switch source {
         case .memory: memoryHits.increment()

@@ -21,6 +21,8 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
     case unprocessable(reason: String)
     /// 503: every worker is busy and the queue is full.
     case overloaded(retryAfter: Int)
+    /// 502: the store the photos are in (an `s3://` root) did not answer.
+    case sourceUnavailable(reason: String)
     /// 500: anything else (the cause is logged, not sent).
     case internalError
 
@@ -34,6 +36,7 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
         case .unsupportedMedia: .unsupportedMediaType
         case .unprocessable: .unprocessableContent
         case .overloaded: .serviceUnavailable
+        case .sourceUnavailable: .badGateway
         case .internalError: .internalServerError
         }
     }
@@ -50,6 +53,7 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
         case .unsupportedMedia(let reason): return "unsupported image: \(reason)."
         case .unprocessable(let reason): return "image refused: \(reason)."
         case .overloaded(let seconds): return "overloaded: every worker is busy; retry in \(seconds) s."
+        case .sourceUnavailable(let reason): return "unavailable: \(reason)."
         case .internalError: return "internal error (logged)."
         }
     }

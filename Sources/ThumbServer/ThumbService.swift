@@ -20,7 +20,7 @@ public final class ThumbService: Sendable {
     public let pool: WorkPool
     /// The cache.
     public let cache: LocalCache
-    let root: RootDirectory
+    let source: Source
     let signer: URLSigner?
     let thumbnailer: CachedThumbnailer
     let memory: MemoryCache
@@ -29,6 +29,26 @@ public final class ThumbService: Sendable {
 
     /// The route prefix.
     static let prefix = "/thumb/"
+
+    /// Where the photos are: a directory, or a bucket (`s3://BUCKET/PREFIX`).
+    enum Source: Sendable {
+        case directory(RootDirectory)
+        case bucket(BucketRoot)
+    }
+
+    /// The photo a request names, wherever it is.
+    struct Photo: Sendable {
+        /// Changes whenever the photo does (path and stamp, or key and entity tag).
+        let identity: String
+        /// Modification time, seconds since 1970 (`Last-Modified`).
+        let modified: Int
+        let origin: Origin
+
+        enum Origin: Sendable {
+            case file(String)
+            case object(BucketRoot.Object, BucketRoot)
+        }
+    }
 
     /// A thumbnail ready to send and how it was obtained.
     struct Produced: Sendable {
@@ -41,7 +61,18 @@ public final class ThumbService: Sendable {
     public init(configuration: ServerConfiguration, cache: LocalCache, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        root = try RootDirectory(configuration.root)
+        if configuration.root.hasPrefix("s3://") {
+            let path = configuration.root.dropFirst("s3://".count).split(separator: "/", maxSplits: 1)
+            guard let client = configuration.bucketClient, let bucket = path.first else {
+                throw RootDirectoryError(
+                    directory: configuration.root,
+                    reason: "an s3://BUCKET/PREFIX root needs the store's endpoint and credentials (AWS_* variables)")
+            }
+            source = .bucket(
+                BucketRoot(client: client, bucket: String(bucket), prefix: path.count > 1 ? String(path[1]) : ""))
+        } else {
+            source = .directory(try RootDirectory(configuration.root))
+        }
         signer = configuration.signingKey.map(URLSigner.init)
         self.cache = cache
         thumbnailer = CachedThumbnailer(
@@ -74,21 +105,21 @@ public final class ThumbService: Sendable {
         var query = Substring(request.uri.query ?? "")
         if let signer { query = try signer.verify(path: path[...], query: query) }
         let parameters = try ThumbParameters.parse(query: query, maxWidth: configuration.maxWidth)
-        let file = try root.file(atURLPath: path.dropFirst(Self.prefix.count))
+        let photo = try await locate(path.dropFirst(Self.prefix.count))
         let format =
             switch parameters.format {
             case .fixed(let format): format
             case .auto: FormatNegotiation.choose(accept: request.headers[.accept])
             }
         let options = EncodeOptions(format: format, quality: parameters.quality)
-        let identity = "\(file.path)\n\(file.stamp)\n\(parameters.width)\n\(format.rawValue)\n\(options.quality)"
+        let identity = "\(photo.identity)\n\(parameters.width)\n\(format.rawValue)\n\(options.quality)"
 
         let produced: Produced
         if let entry = memory.entry(for: identity) {
             produced = Produced(entry: entry, source: .memory)
         } else {
             let (made, joined) = try await flights.run(identity) { [self] in
-                try await produce(file: file, width: parameters.width, options: options, identity: identity)
+                try await produce(photo: photo, width: parameters.width, options: options, identity: identity)
             }
             produced = joined ? Produced(entry: made.entry, source: .joined) : made
         }
@@ -97,19 +128,50 @@ public final class ThumbService: Sendable {
             produced, for: request, varies: parameters.format == .auto)
     }
 
+    /// The photo a URL path names under the root.
+    private func locate(_ relative: Substring) async throws(ThumbRequestError) -> Photo {
+        switch source {
+        case .directory(let root):
+            let file = try root.file(atURLPath: relative)
+            return Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file.path))
+        case .bucket(let bucket):
+            let object = try await bucket.object(atURLPath: relative)
+            return Photo(
+                identity: "\(bucket.bucket)/\(object.key)\n\(object.info.etag)\n\(object.info.size)",
+                modified: object.info.modified, origin: .object(object, bucket))
+        }
+    }
+
     /// Looks the thumbnail up in the disk cache or renders it, on a worker; keeps it in memory.
-    private func produce(file: RootDirectory.File, width: Int, options: EncodeOptions, identity: String)
+    private func produce(photo: Photo, width: Int, options: EncodeOptions, identity: String)
         async throws -> Produced
     {
-        let made = try await pool.run { [thumbnailer] in
-            try thumbnailer.thumbnail(file: file.path, width: width, options: options)
+        let maxBytes = configuration.policy.maxFileBytes
+        let made = try await pool.run { [thumbnailer, metrics] in
+            switch photo.origin {
+            case .file(let path):
+                return try thumbnailer.thumbnail(file: path, width: width, options: options)
+            case .object(let object, let bucket):
+                // Downloaded once at most: to render (a miss), or to learn the digest of an
+                // object stored without a SHA-256.
+                var fetched: ImageData?
+                let load = { () throws -> ImageData in
+                    if let fetched { return fetched }
+                    let bytes = try bucket.bytes(of: object, maxBytes: maxBytes)
+                    metrics.sourceFetched()
+                    fetched = bytes
+                    return bytes
+                }
+                let digest = try object.info.sha256 ?? load().withUnsafeBytes { ContentDigest.of($0) }
+                return try thumbnailer.thumbnail(inputDigest: digest, load: load, width: width, options: options)
+            }
         }
         let thumbnail = made.thumbnail
         if let warning = thumbnail.warning { logger.warning("\(warning)") }
         let entry = MemoryCache.Entry(
             body: ByteBuffer(bytes: thumbnail.data),
             etag: "\"\(made.key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
-            contentType: options.format.mimeType, modified: file.modified, width: thumbnail.width,
+            contentType: options.format.mimeType, modified: photo.modified, width: thumbnail.width,
             height: thumbnail.height)
         memory.insert(entry, for: identity)
         return Produced(entry: entry, source: made.cached ? .disk : .rendered)

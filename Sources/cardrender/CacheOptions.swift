@@ -57,15 +57,20 @@ struct CacheOptions: ParsableArguments {
     /// The S3 store of `--cache s3://...`, configured from the standard variables.
     /// - Parameter health: how its failures are remembered (default: for the whole run).
     func sharedStore(health: S3Health = S3Health()) -> S3Store? {
+        guard let bucket, let client = Self.client() else { return nil }
+        return S3Store(client: client, bucket: bucket.name, prefix: bucket.prefix, health: health)
+    }
+
+    /// A client of the S3 store the standard variables name (`AWS_ENDPOINT_URL[_S3]`,
+    /// `AWS_REGION`, the credentials), or nil without credentials.
+    static func client() -> S3Client? {
         let environment = ProcessInfo.processInfo.environment
-        guard let bucket, let credentials = AWSCredentials(environment: environment) else { return nil }
+        guard let credentials = AWSCredentials(environment: environment) else { return nil }
         let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
         let endpoint =
             environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
             ?? "https://s3.\(region).amazonaws.com"
-        let client = S3Client(
-            endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: region), http: Self.http)
-        return S3Store(client: client, bucket: bucket.name, prefix: bucket.prefix, health: health)
+        return S3Client(endpoint: endpoint, signer: SigV4Signer(credentials: credentials, region: region), http: http)
     }
 
     /// Ends a batch whose shared cache failed: exit 75 (`EX_TEMPFAIL`: the scheduler should

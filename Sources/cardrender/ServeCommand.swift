@@ -32,7 +32,10 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The directory whose images are served.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The directory whose images are served, or s3://BUCKET[/PREFIX] for photos in an S3 bucket (AWS_* variables; one HEAD per request, a download only to render).",
+            valueName: "dir|s3-url"))
     var root: String
 
     @Option(help: "Address to listen on.")
@@ -86,6 +89,16 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var decode: DecodeOptions
 
     func validate() throws {
+        if root.hasPrefix("s3://") {
+            guard root.count > "s3://".count, !root.dropFirst("s3://".count).hasPrefix("/") else {
+                throw ValidationError("--root: expected s3://BUCKET or s3://BUCKET/PREFIX; received '\(root)'.")
+            }
+            guard CacheOptions.client() != nil else {
+                throw ValidationError(
+                    "--root \(root): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (credentials are never taken on the command line)."
+                )
+            }
+        }
         guard !caching.noCache else {
             throw ValidationError("serve always keeps a cache; --no-cache is for render and thumb.")
         }
@@ -123,7 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             root: root, host: host, port: port, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth,
             workers: workers, queueLimit: queue, maxAge: maxAge, signingKey: signingKey, policy: decode.policy,
-            engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+            engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections,
+            bucketClient: root.hasPrefix("s3://") ? CacheOptions.client() : nil)
         // Each worker is a core already; more libvips threads per image only compete.
         Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
         do {

@@ -27,15 +27,17 @@ struct InstalledArtifactTests {
         #expect(lines.contains { $0.contains("libvips.so.42") })
     }
 
-    @Test func theInstalledBinaryRendersWithTheToolchainOffPath() throws {
+    @Test func theInstalledBinaryRendersWithTheToolchainOffPath() async throws {
         let out = try Fixtures.scratchDirectory("artifact-out")
         let samples = Fixtures.root.appendingPathComponent("scripts/samples").path
         let environment = [
             "PATH": "/usr/bin:/bin", "HOME": try Fixtures.scratchDirectory("artifact-home"), "LANG": "C.UTF-8",
         ]
-        let run = try Tools.run(
-            InstalledArtifact.binary!, ["render", samples, "--out", out, "--quiet", "--no-cache", "--run", "node"],
-            environment: environment)
+        let run = try await Tools.onWorkerThread {
+            try Tools.run(
+                InstalledArtifact.binary!, ["render", samples, "--out", out, "--quiet", "--no-cache", "--run", "node"],
+                environment: environment)
+        }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("no frame catalogue"), "frames found under share/cardrender: \(run.stderr)")
         let prints = Fixtures.files(under: out).filter { $0.hasSuffix(".print.jpg") }

@@ -6,12 +6,18 @@ import Testing
 /// A run cut into shards (`--run ID --shard K/N`), checked by `runs verify` and joined by
 /// `runs merge`, on real files with the built binary.
 @Suite(.libvips) struct RunCommandTests {
-    static func run(_ arguments: [String], cache: String? = nil) throws -> Tools.Run {
-        try ThumbCommandTests.run(arguments, cache: cache)
+    /// Runs the binary on a Dispatch thread: these batches take seconds, and Swift's
+    /// cooperative pool (two threads here) must stay free for the other suites' servers.
+    static func run(_ arguments: [String], cache: String? = nil) async throws -> Tools.Run {
+        try await Tools.onWorkerThread { try ThumbCommandTests.run(arguments, cache: cache) }
     }
 
     /// Eight small photos (two under `sub/`) and one file that is not a photo but says it is.
-    static func inputs(_ label: String) throws -> String {
+    static func inputs(_ label: String) async throws -> String {
+        try await Tools.onWorkerThread { try makeInputs(label) }
+    }
+
+    private static func makeInputs(_ label: String) throws -> String {
         let input = try Fixtures.scratchDirectory(label)
         try FileManager.default.createDirectory(atPath: input + "/sub", withIntermediateDirectories: true)
         for index in 0..<8 {
@@ -40,12 +46,12 @@ import Testing
         return record
     }
 
-    @Test func threeShardsAreVerifiedMergedAndEqualOneProcess() throws {
-        let input = try Self.inputs("run-in")
+    @Test func threeShardsAreVerifiedMergedAndEqualOneProcess() async throws {
+        let input = try await Self.inputs("run-in")
         let cache = try Fixtures.scratchDirectory("run-cache")
         let out = try Fixtures.scratchDirectory("run-out")
         for index in 0..<3 {
-            let shard = try Self.run(
+            let shard = try await Self.run(
                 ["render", input, "--out", out, "--quiet", "--run", "r1", "--shard", "\(index)/3"], cache: cache)
             // The broken photo is rejected and recorded: no shard fails because of it.
             #expect(shard.status == 0, "shard \(index): \(shard.stderr)")
@@ -65,12 +71,12 @@ import Testing
             }
         }
 
-        let verify = try Self.run(["runs", "verify", "r1", "--shards", "3", "--out", out, "--inputs", input])
+        let verify = try await Self.run(["runs", "verify", "r1", "--shards", "3", "--out", out, "--inputs", input])
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdoutText.contains("9 items in 3 of 3 manifests (8 rendered, 0 cached, 1 rejected)"))
         #expect(verify.stdoutText.contains("24 outputs checked"))
 
-        let merge = try Self.run(["runs", "merge", "r1", "--out", out])
+        let merge = try await Self.run(["runs", "merge", "r1", "--out", out])
         #expect(merge.status == 0, "\(merge.stderr)")
         let report = try JSONDecoder().decode(
             BatchReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
@@ -83,7 +89,7 @@ import Testing
 
         // One process, same inputs, its own cache: the same keys and the same bytes.
         let whole = try Fixtures.scratchDirectory("run-whole")
-        let single = try Self.run(["render", input, "--out", whole, "--quiet", "--run", "w"])
+        let single = try await Self.run(["render", input, "--out", whole, "--quiet", "--run", "w"])
         #expect(single.status == 0, "\(single.stderr)")
         let one = try Self.manifests(whole, run: "w", shards: 1)
         #expect(Self.record(one) == Self.record(manifests))
@@ -94,7 +100,7 @@ import Testing
         // Again, on the first cache: every card from the cache, the same record.
         let again = try Fixtures.scratchDirectory("run-again")
         for index in 0..<3 {
-            let shard = try Self.run(
+            let shard = try await Self.run(
                 ["render", input, "--out", again, "--quiet", "--run", "r2", "--shard", "\(index)/3"], cache: cache)
             #expect(shard.status == 0, "\(shard.stderr)")
         }
@@ -103,17 +109,17 @@ import Testing
         #expect(Self.record(second) == Self.record(manifests))
     }
 
-    @Test func verifyNamesWhatIsMissingOrWrong() throws {
-        let input = try Self.inputs("run-bad-in")
+    @Test func verifyNamesWhatIsMissingOrWrong() async throws {
+        let input = try await Self.inputs("run-bad-in")
         let out = try Fixtures.scratchDirectory("run-bad-out")
         for index in 0..<2 {
-            let shard = try Self.run([
+            let shard = try await Self.run([
                 "thumb", input, "--width", "64", "--out", out, "--quiet", "--run", "t", "--shard", "\(index)/2",
             ])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
-        let verify = { try Self.run(["runs", "verify", "t", "--shards", "2", "--out", out, "--inputs", input]) }
-        let whole = try verify()
+        let verify = { try await Self.run(["runs", "verify", "t", "--shards", "2", "--out", out, "--inputs", input]) }
+        let whole = try await verify()
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.stdoutText.contains("8 rendered, 0 cached, 1 rejected"))
 
@@ -124,7 +130,7 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: changed))
         try FileManager.default.removeItem(atPath: out + "/sub/q6.png")
         try Synthetic.quadrants(input + "/late.png")
-        let broken = try verify()
+        let broken = try await verify()
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("p0.png: its output \(out)/p0.png has SHA-256"), "\(broken.stderr)")
         #expect(broken.stderr.contains("its output \(out)/sub/q6.png is missing"), "\(broken.stderr)")
@@ -132,24 +138,24 @@ import Testing
 
         // A shard that never finished.
         try FileManager.default.removeItem(atPath: out + "/runs/t/shard-1-of-2.jsonl")
-        let partial = try verify()
+        let partial = try await verify()
         #expect(partial.status == 1)
         #expect(partial.stderr.contains("shard 1/2: no manifest"), "\(partial.stderr)")
-        let merge = try Self.run(["runs", "merge", "t", "--out", out])
+        let merge = try await Self.run(["runs", "merge", "t", "--out", out])
         #expect(merge.status == 1)
         #expect(merge.stderr.contains("no manifest from shard(s) 1/2"), "\(merge.stderr)")
     }
 
-    @Test func thumbRunsMergeIntoOneReport() throws {
-        let input = try Self.inputs("run-thumb-in")
+    @Test func thumbRunsMergeIntoOneReport() async throws {
+        let input = try await Self.inputs("run-thumb-in")
         let out = try Fixtures.scratchDirectory("run-thumb-out")
         for index in 0..<3 {
-            let shard = try Self.run([
+            let shard = try await Self.run([
                 "thumb", input, "--width", "50", "--out", out, "--quiet", "--run", "m", "--shard", "\(index)/3",
             ])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
-        let merge = try Self.run(["runs", "merge", "m", "--out", out])
+        let merge = try await Self.run(["runs", "merge", "m", "--out", out])
         #expect(merge.status == 0, "\(merge.stderr)")
         let report = try JSONDecoder().decode(
             ThumbReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
@@ -161,8 +167,8 @@ import Testing
 
     /// The index each scheduler hands its tasks, used as the README's examples use it:
     /// Slurm, Kubernetes and AWS Batch give the same inputs to the same index.
-    @Test func theSchedulersIndexVariablesPickTheSameInputs() throws {
-        let input = try Self.inputs("run-contract-in")
+    @Test func theSchedulersIndexVariablesPickTheSameInputs() async throws {
+        let input = try await Self.inputs("run-contract-in")
         var items: [String: [Set<String>]] = [:]
         for variable in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
             let out = try Fixtures.scratchDirectory("run-contract-\(variable)")
@@ -172,8 +178,10 @@ import Testing
                 environment[variable] = String(index)
                 let script =
                     "exec \"$0\" thumb \"$1\" --width 30 --out \"$2\" --quiet --run c --shard \"$\(variable)/2\""
-                let task = try Tools.run(
-                    "/bin/sh", ["-c", script, ThumbCommandTests.binary, input, out], environment: environment)
+                let task = try await Tools.onWorkerThread { [environment] in
+                    try Tools.run(
+                        "/bin/sh", ["-c", script, ThumbCommandTests.binary, input, out], environment: environment)
+                }
                 #expect(task.status == 0, "\(variable)=\(index): \(task.stderr)")
             }
             items[variable] = try Self.manifests(out, run: "c", shards: 2).map { Set($0.entries.map(\.item)) }
@@ -184,7 +192,7 @@ import Testing
         #expect(items["AWS_BATCH_JOB_ARRAY_INDEX"] == slurm)
     }
 
-    @Test func runUsageErrors() throws {
+    @Test func runUsageErrors() async throws {
         let directory = try Fixtures.scratchDirectory("run-usage")
         try Synthetic.quadrants(directory + "/q.png")
         for (arguments, words) in [
@@ -193,7 +201,7 @@ import Testing
             (["thumb", directory + "/q.png", "--width", "9", "-o", directory + "/x.png", "--run", "a"], "--out DIR"),
             (["runs", "verify", "a", "--shards", "0", "--out", directory, "--inputs", directory], "at least 1"),
         ] {
-            let run = try Self.run(arguments)
+            let run = try await Self.run(arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.contains(words), "\(arguments): \(run.stderr)")
         }
@@ -201,8 +209,8 @@ import Testing
 
     /// A full disk is the machine's failure, not the input's: the shard exits 75 so the
     /// scheduler runs it again, and the cards it could not write are not in a manifest.
-    @Test func aFullDiskExits75() throws {
-        let input = try Self.inputs("run-full-in")
+    @Test func aFullDiskExits75() async throws {
+        let input = try await Self.inputs("run-full-in")
         let out = try Fixtures.scratchDirectory("run-full-out")
         let mount = try Tools.run("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", out])
         guard mount.status == 0 else {
@@ -210,7 +218,7 @@ import Testing
             return
         }
         defer { _ = try? Tools.run("/bin/umount", [out]) }
-        let shard = try Self.run(["render", input, "--out", out, "--quiet", "--run", "f", "--shard", "0/1"])
+        let shard = try await Self.run(["render", input, "--out", out, "--quiet", "--run", "f", "--shard", "0/1"])
         #expect(shard.status == 75, "\(shard.stderr)")
         #expect(shard.stderr.contains("No space left on device"), "\(shard.stderr)")
         #expect(shard.stderr.contains("Exiting 75"), "\(shard.stderr)")

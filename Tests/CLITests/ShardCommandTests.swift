@@ -9,7 +9,7 @@ import Testing
         Set(files.map { ($0 as NSString).deletingPathExtension })
     }
 
-    @Test func theShardsOfABatchAreTheBatch() throws {
+    @Test func theShardsOfABatchAreTheBatch() async throws {
         let input = try Fixtures.scratchDirectory("shard-in")
         try FileManager.default.createDirectory(atPath: input + "/sub", withIntermediateDirectories: true)
         for index in 0..<10 {
@@ -19,7 +19,7 @@ import Testing
             }
         }
         let whole = try Fixtures.scratchDirectory("shard-whole")
-        let all = try ThumbCommandTests.run(["thumb", input, "--width", "40", "--out", whole, "--quiet"])
+        let all = try await RunCommandTests.run(["thumb", input, "--width", "40", "--out", whole, "--quiet"])
         #expect(all.status == 0, "\(all.stderr)")
         let everything = Fixtures.files(under: whole)
         #expect(everything.count == 10)
@@ -28,13 +28,13 @@ import Testing
         var renderShards: [Set<String>] = []
         for index in 0..<3 {
             let thumbs = try Fixtures.scratchDirectory("shard-thumb-\(index)")
-            let thumb = try ThumbCommandTests.run([
+            let thumb = try await RunCommandTests.run([
                 "thumb", input, "--width", "40", "--out", thumbs, "--quiet", "--run", "s", "--shard", "\(index)/3",
             ])
             #expect(thumb.status == 0, "\(thumb.stderr)")
             thumbShards.append(Set(Fixtures.files(under: thumbs).filter { !$0.hasPrefix("runs/") }))
             let cards = try Fixtures.scratchDirectory("shard-render-\(index)")
-            let render = try ThumbCommandTests.run([
+            let render = try await RunCommandTests.run([
                 "render", input, "--out", cards, "--quiet", "--no-cache", "--run", "s", "--shard", "\(index)/3",
             ])
             #expect(render.status == 0, "\(render.stderr)")
@@ -48,7 +48,7 @@ import Testing
         #expect(thumbShards.filter(\.isEmpty).count < 3)
     }
 
-    @Test func badShardsAreUsageErrors() throws {
+    @Test func badShardsAreUsageErrors() async throws {
         let directory = try Fixtures.scratchDirectory("shard-bad")
         try Synthetic.quadrants(directory + "/q.png")
         for (arguments, words) in [
@@ -69,7 +69,7 @@ import Testing
             ),
             (["render", directory, "--out", directory + "/o", "--run", "s", "--shard", "0/0"], "at least 1"),
         ] {
-            let run = try ThumbCommandTests.run(arguments)
+            let run = try await RunCommandTests.run(arguments)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.contains(words), "\(arguments): \(run.stderr)")
         }

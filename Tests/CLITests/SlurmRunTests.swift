@@ -87,13 +87,12 @@ struct SlurmRunTests {
 
     static func tasks(_ array: String) -> [String] { (0..<shards).map { "\(array)_\($0)" } }
 
-    /// Waits (bounded) for `job` to end, releasing requeued tasks of `array` on the way.
-    static func finish(_ cluster: SlurmCluster, _ job: String, array: String, seconds: Double = 240) throws
+    /// Waits (bounded) for `job` to end.
+    static func finish(_ cluster: SlurmCluster, _ job: String, seconds: Double = 240) throws
         -> SlurmCluster.JobState
     {
         var last = try cluster.state(of: job)
         try SlurmCluster.waitUntil(seconds: seconds) {
-            try cluster.releaseRequeued(tasks(array))
             last = try cluster.state(of: job)
             return SlurmCluster.isFinished(last)
         }
@@ -128,7 +127,7 @@ struct SlurmRunTests {
             defer { cluster.stop() }
             let out = area.directory + "/cards"
             let first = try Self.submit(cluster, area, run: "first", out: out, store: store)
-            let verified = try Self.finish(cluster, first.verify, array: first.array)
+            let verified = try Self.finish(cluster, first.verify)
             let verifyLog = (try? String(contentsOfFile: area.directory + "/first-verify.log", encoding: .utf8)) ?? ""
             let tasks = try Self.tasks(first.array).map { try cluster.state(of: $0) }
             let sharded = try Self.manifests(out, run: "first")
@@ -144,7 +143,7 @@ struct SlurmRunTests {
             // The same run again on fresh nodes.
             let again = area.directory + "/again"
             let second = try Self.submit(cluster, area, run: "second", out: again, store: store)
-            let reverified = try Self.finish(cluster, second.verify, array: second.array)
+            let reverified = try Self.finish(cluster, second.verify)
             return Observed(
                 verified: verified, verifyLog: verifyLog, tasks: tasks, sharded: sharded,
                 merged: FileManager.default.fileExists(atPath: out + "/report.json"), single: whole, one: one,
@@ -182,55 +181,61 @@ struct SlurmRunTests {
         try Data(store.endpoint.utf8).write(to: URL(fileURLWithPath: area.endpointFile))
         let out = area.directory + "/cards"
         let cluster = try await Tools.onWorkerThread { try SlurmCluster() }
-        defer { cluster.stop() }
-        let firstStore = store
-        let (jobs, down) = try await Tools.onWorkerThread { () -> ((array: String, verify: String), Tools.Run) in
-            let jobs = try Self.submit(cluster, area, run: "chaos", out: out, store: firstStore, gated: true)
-            // Two tasks running (held at the gate); then the node goes down under them.
-            try SlurmCluster.waitUntil(seconds: 60) {
-                try Self.tasks(jobs.array).filter { try cluster.state(of: $0).state == "RUNNING" }.count == 2
-            }
-            let down = try cluster.run(
-                "scontrol", ["update", "nodename=\(cluster.node)", "state=down", "reason=chaos"])
-            try SlurmCluster.waitUntil(seconds: 60) {
-                try Self.tasks(jobs.array).filter { try cluster.state(of: $0).restarts >= 1 }.count == 2
-            }
-            // The store stops too; the node comes back (it may have returned by itself).
-            firstStore.stop()
-            _ = try cluster.run("scontrol", ["update", "nodename=\(cluster.node)", "state=resume"])
-            FileManager.default.createFile(atPath: area.gate, contents: Data())
-            // Every task now meets a dead store: it writes its cards, exits 75 and requeues
-            // itself (released again and again until each has said so in its log).
-            try SlurmCluster.waitUntil(seconds: 180) {
-                try cluster.releaseRequeued(Self.tasks(jobs.array))
-                return (0..<Self.shards).allSatisfy { index in
-                    let log =
-                        (try? String(contentsOfFile: "\(area.directory)/chaos-\(index).log", encoding: .utf8)) ?? ""
-                    return log.contains("exited 75; requeueing it")
+        // Stopped on a worker thread whatever happens (it waits for the node to empty).
+        var failure: (any Error)?
+        do {
+            let firstStore = store
+            let (jobs, down) = try await Tools.onWorkerThread { () -> ((array: String, verify: String), Tools.Run) in
+                let jobs = try Self.submit(cluster, area, run: "chaos", out: out, store: firstStore, gated: true)
+                // Two tasks running (held at the gate); then the node goes down under them.
+                try SlurmCluster.waitUntil(seconds: 60) {
+                    try Self.tasks(jobs.array).filter { try cluster.state(of: $0).state == "RUNNING" }.count == 2
                 }
+                let down = try cluster.run(
+                    "scontrol", ["update", "nodename=\(cluster.node)", "state=down", "reason=chaos"])
+                try SlurmCluster.waitUntil(seconds: 60) {
+                    try Self.tasks(jobs.array).filter { try cluster.state(of: $0).restarts >= 1 }.count == 2
+                }
+                // The store stops too; the node comes back (it may have returned by itself).
+                firstStore.stop()
+                _ = try cluster.run("scontrol", ["update", "nodename=\(cluster.node)", "state=resume"])
+                FileManager.default.createFile(atPath: area.gate, contents: Data())
+                // Every task now meets a dead store: it writes its cards, exits 75 and requeues
+                // itself (and runs again 10 s later), until each has said so in its log.
+                try SlurmCluster.waitUntil(seconds: 180) {
+                    (0..<Self.shards).allSatisfy { index in
+                        let log =
+                            (try? String(contentsOfFile: "\(area.directory)/chaos-\(index).log", encoding: .utf8)) ?? ""
+                        return log.contains("exited 75; requeueing it")
+                    }
+                }
+                return (jobs, down)
             }
-            return (jobs, down)
+            #expect(down.status == 0, "\(down.stderr)")
+            // The store is back (a new one, empty, elsewhere: the tasks read its address at start).
+            store = try SeaweedServer()
+            try await store.createBucket("fleet")
+            try Data(store.endpoint.utf8).write(to: URL(fileURLWithPath: area.endpointFile))
+            let (verified, tasks) = try await Tools.onWorkerThread {
+                let verified = try Self.finish(cluster, jobs.verify)
+                return (verified, try Self.tasks(jobs.array).map { try cluster.state(of: $0) })
+            }
+            let verifyLog = (try? String(contentsOfFile: area.directory + "/chaos-verify.log", encoding: .utf8)) ?? ""
+            #expect(verified.state == "COMPLETED" && verified.exitCode == "0:0", "\(verified): \(verifyLog)")
+            #expect(verifyLog.contains("9 items in 4 of 4 manifests"), "\(verifyLog)")
+            var logs = ""
+            for (index, state) in tasks.enumerated() {
+                logs += (try? String(contentsOfFile: area.directory + "/chaos-\(index).log", encoding: .utf8)) ?? ""
+                #expect(state.state == "COMPLETED" && state.restarts >= 1, "task \(index): \(state)")
+            }
+            #expect(logs.contains("NODE FAILURE"), "\(logs)")
+            #expect(logs.contains("Exiting 75"), "\(logs)")
+            #expect(logs.contains("exited 75; requeueing it"), "\(logs)")
+            #expect(!logs.contains(store.secretKey), "the secret is never logged")
+        } catch {
+            failure = error
         }
-        #expect(down.status == 0, "\(down.stderr)")
-        // The store is back (a new one, empty, elsewhere: the tasks read its address at start).
-        store = try SeaweedServer()
-        try await store.createBucket("fleet")
-        try Data(store.endpoint.utf8).write(to: URL(fileURLWithPath: area.endpointFile))
-        let (verified, tasks) = try await Tools.onWorkerThread {
-            let verified = try Self.finish(cluster, jobs.verify, array: jobs.array)
-            return (verified, try Self.tasks(jobs.array).map { try cluster.state(of: $0) })
-        }
-        let verifyLog = (try? String(contentsOfFile: area.directory + "/chaos-verify.log", encoding: .utf8)) ?? ""
-        #expect(verified.state == "COMPLETED" && verified.exitCode == "0:0", "\(verified): \(verifyLog)")
-        #expect(verifyLog.contains("9 items in 4 of 4 manifests"), "\(verifyLog)")
-        var logs = ""
-        for (index, state) in tasks.enumerated() {
-            logs += (try? String(contentsOfFile: area.directory + "/chaos-\(index).log", encoding: .utf8)) ?? ""
-            #expect(state.state == "COMPLETED" && state.restarts >= 1, "task \(index): \(state)")
-        }
-        #expect(logs.contains("NODE FAILURE"), "\(logs)")
-        #expect(logs.contains("Exiting 75"), "\(logs)")
-        #expect(logs.contains("exited 75; requeueing it"), "\(logs)")
-        #expect(!logs.contains(store.secretKey), "the secret is never logged")
+        try await Tools.onWorkerThread { cluster.stop() }
+        if let failure { throw failure }
     }
 }

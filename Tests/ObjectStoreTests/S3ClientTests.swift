@@ -1,4 +1,5 @@
 import Foundation
+import RenderCache
 import TestSupport
 import Testing
 
@@ -19,7 +20,12 @@ struct S3ClientTests {
         #expect(try await client.putIfAbsent(bucket: "cards", key: "v1/ab/abcdef", body: body))
         #expect(try await client.putIfAbsent(bucket: "cards", key: "v1/ab/abcdef", body: [1, 2, 3]) == false)
         #expect(try await client.get(bucket: "cards", key: "v1/ab/abcdef") == body, "the first writer's bytes")
-        #expect(try await client.head(bucket: "cards", key: "v1/ab/abcdef") == body.count)
+        let info = try #require(try await client.head(bucket: "cards", key: "v1/ab/abcdef"))
+        #expect(info.size == body.count)
+        #expect(info.sha256 == ContentDigest.of(body), "the SHA-256 it was stored with")
+        #expect(!info.etag.isEmpty && info.modified > 1_700_000_000)
+        #expect(try await client.putIfAbsent(bucket: "cards", key: "other/plain", body: [7, 8, 9], checksum: false))
+        #expect(try await client.head(bucket: "cards", key: "other/plain")?.sha256 == nil, "stored without one")
         #expect(try await client.get(bucket: "cards", key: "v1/ab/none") == nil)
         #expect(try await client.head(bucket: "cards", key: "v1/ab/none") == nil)
 

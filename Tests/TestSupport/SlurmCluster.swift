@@ -8,8 +8,11 @@ import Foundation
 /// and `munge` (installed by `scripts/setup.sh`, never started by the install): `munged`,
 /// `slurmctld` and `slurmd` started by the test in the foreground with their state, sockets
 /// and logs in a scratch directory, `slurm.conf` with `NodeAddr=127.0.0.1`, Linux process
-/// tracking, no task plugin and no accounting. Stopped by pid (`stop()`), after its jobs
-/// are cancelled.
+/// tracking, no task plugin and no accounting, and `cred_expire=10`: a requeued job waits
+/// for its credential to expire before it starts again (120 s by default), and starting it
+/// sooner by hand (`scontrol update StartTime=now`) races the revocation of its old
+/// credential ("Job credential revoked": the task fails with exit 1). Stopped by pid
+/// (`stop()`), after its jobs are cancelled.
 ///
 /// Every call blocks: use it from a worker thread (`Tools.onWorkerThread`).
 public final class SlurmCluster: Sendable {
@@ -53,7 +56,7 @@ public final class SlurmCluster: Sendable {
             SlurmUser=root
             SlurmdUser=root
             AuthType=auth/munge
-            AuthInfo=socket=\(directory)/munge.socket
+            AuthInfo=socket=\(directory)/munge.socket,cred_expire=10
             CredType=cred/munge
             StateSaveLocation=\(directory)/state
             SlurmdSpoolDir=\(directory)/spool
@@ -157,17 +160,6 @@ public final class SlurmCluster: Sendable {
     public static func isFinished(_ state: JobState) -> Bool {
         ["COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE"].contains(
             state.state)
-    }
-
-    /// Lets requeued tasks that wait for their begin time (Slurm holds a requeued job
-    /// about two minutes) start now.
-    public func releaseRequeued(_ tasks: [String]) throws {
-        for task in tasks {
-            let state = try state(of: task)
-            if state.state == "PENDING" && state.reason == "BeginTime" {
-                _ = try run("scontrol", ["update", "jobid=\(task)", "StartTime=now"])
-            }
-        }
     }
 
     /// Cancels every job, waits (bounded) for the node to be empty, and stops the daemons.

@@ -36,14 +36,15 @@ import VipsKit
             #expect(try await server.request("/thumb/photos/quad.png?width=16").status == 200)
 
             for connection in partial + [silent] {
-                let (data, closed) = connection.readUntilClosed(within: 20)
+                let (data, closed) = await connection.readUntilClosed(within: 20)
                 #expect(closed, "a partial or silent connection was still open")
                 #expect(data.isEmpty || String(decoding: data, as: UTF8.self).hasPrefix("HTTP/1.1 "))
             }
-            let reply = keptAlive.readUntilClosed(within: 20)
+            let reply = await keptAlive.readUntilClosed(within: 20)
             #expect(reply.closed, "an idle keep-alive connection was still open")
             #expect(String(decoding: reply.data, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
-            #expect(trickle.readUntilClosed(within: 20).closed, "a trickling client was still open")
+            let trickleClosed = await trickle.readUntilClosed(within: 20).closed
+            #expect(trickleClosed, "a trickling client was still open")
             await trickled.value
             #expect(try await server.request("/healthz").status == 200)
         }
@@ -58,14 +59,18 @@ import VipsKit
         try await LiveServer.with(configuration) { server in
             var held = try (0..<3).map { _ in try RawConnection(port: server.port) }
             for connection in held { connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
-            for connection in held { #expect(connection.hasAnswer(within: 20)) }
+            for connection in held {
+                let answered = await connection.hasAnswer(within: 20)
+                #expect(answered)
+            }
             let waiting = try RawConnection(port: server.port)
             waiting.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             // Not served while three are open (nothing can arrive: the server is not reading
             // new connections, so this wait cannot turn a working cap into a failure).
-            #expect(!waiting.hasAnswer(within: 1))
+            let early = await waiting.hasAnswer(within: 1)
+            #expect(!early)
             held.removeLast()  // closes one
-            let (data, _) = waiting.readUntilClosed(within: 20)
+            let (data, _) = await waiting.readUntilClosed(within: 20)
             #expect(String(decoding: data, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         }
     }

@@ -105,7 +105,11 @@ struct NginxFleetTests {
         ).write(to: URL(fileURLWithPath: directory + "/nginx.conf"))
         let nginx = try StoppableProcess(
             Nginx.binary!, ["-p", directory, "-c", directory + "/nginx.conf"], output: directory + "/stderr.log")
-        defer { nginx.kill() }
+        defer {
+            // SIGQUIT: the master stops its workers (a SIGKILL would leave them listening).
+            nginx.send(SIGQUIT)
+            if nginx.wait(upTo: 10) == nil { nginx.kill() }
+        }
 
         let client = HTTPClient.shared
         let edge = "http://127.0.0.1:\(edgePort)"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -58,5 +59,16 @@ final class RawConnection: Sendable {
     func hasAnswer(within seconds: Double) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, Int32(seconds * 1000)) > 0
+    }
+
+    /// `readUntilClosed(within:)` on a Dispatch thread: the wait holds none of Swift's
+    /// cooperative threads, which the server under test needs to answer.
+    func readUntilClosed(within seconds: Double) async -> (data: Data, closed: Bool) {
+        (try? await Tools.onWorkerThread { self.readUntilClosed(within: seconds) }) ?? (Data(), false)
+    }
+
+    /// `hasAnswer(within:)` on a Dispatch thread (see `readUntilClosed`).
+    func hasAnswer(within seconds: Double) async -> Bool {
+        (try? await Tools.onWorkerThread { self.hasAnswer(within: seconds) }) ?? false
     }
 }
