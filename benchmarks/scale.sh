@@ -50,8 +50,8 @@ render() { # out, xdg, extra...
   local out=$1 xdg=$2; shift 2
   XDG_CACHE_HOME="$xdg" "$ours" render "$work/in" --out "$out" --frame travel/airmail --effect sepia --quality 90 --quiet "$@"
 }
-bucket() { # creates bucket $1 with SeaweedFS's own shell
-  echo "s3.bucket.create -name $1" | "$weed" shell -master="127.0.0.1:${ports[0]}" >/dev/null 2>&1
+bucket() { # creates bucket $1: in SeaweedFS a bucket is a directory under the filer's /buckets
+  curl -sf -X POST "http://127.0.0.1:${ports[4]}/buckets/$1/?op=mkdir" -o /dev/null
 }
 seconds() { python3 -c 'import sys,time; print(f"{time.time():.3f}")'; }
 
@@ -76,14 +76,15 @@ two_nocache() {
   wait $a
 }
 n=0
-one_s3() { n=$((n + 1)); bucket "one$n"; rm -rf "$work/o3" "$work/x3"; render "$work/o3" "$work/x3" --jobs 2 --cache "s3://one$n/c" --run one-s3; }
+one_s3() { n=$((n + 1)); rm -rf "$work/o3" "$work/x3"; render "$work/o3" "$work/x3" --jobs 2 --cache "s3://bench/one$n" --run one-s3; }
 two_s3() {
-  n=$((n + 1)); bucket "two$n"; rm -rf "$work/o4" "$work/x4a" "$work/x4b"
-  render "$work/o4" "$work/x4a" --jobs 1 --cache "s3://two$n/c" --run two-s3 --shard 0/2 &
+  n=$((n + 1)); rm -rf "$work/o4" "$work/x4a" "$work/x4b"
+  render "$work/o4" "$work/x4a" --jobs 1 --cache "s3://bench/two$n" --run two-s3 --shard 0/2 &
   local a=$!
-  render "$work/o4" "$work/x4b" --jobs 1 --cache "s3://two$n/c" --run two-s3 --shard 1/2
+  render "$work/o4" "$work/x4b" --jobs 1 --cache "s3://bench/two$n" --run two-s3 --shard 1/2
   wait $a
 }
+bucket bench   # one bucket (SeaweedFS gives each bucket its own volumes), a prefix per measurement
 t1=$(measure one_nocache)
 t2=$(measure two_nocache)
 t3=$(measure one_s3)
@@ -102,15 +103,14 @@ print(f"{len(renders)} keys, renders per key: max {max(renders.values())}, mean 
 PY
 
 # --- 3. hit latency: bucket (empty disk layer) against disk, per thumbnail
-bucket hits
 for width in 120 160 200 240 280 320 360 400; do
-  XDG_CACHE_HOME="$work/fill" "$ours" thumb "$work/in" --width $width --out "$work/t-fill" --cache s3://hits/t --quiet
+  XDG_CACHE_HOME="$work/fill" "$ours" thumb "$work/in" --width $width --out "$work/t-fill" --cache s3://bench/hits --quiet
 done
 for width in 120 160 200 240 280 320 360 400; do
   rm -rf "$work/x-bucket"
-  XDG_CACHE_HOME="$work/x-bucket" "$ours" thumb "$work/in" --width $width --out "$work/t-b" --cache s3://hits/t \
+  XDG_CACHE_HOME="$work/x-bucket" "$ours" thumb "$work/in" --width $width --out "$work/t-b" --cache s3://bench/hits \
     --jobs 1 --quiet --report "$work/bucket-$width.json"
-  XDG_CACHE_HOME="$work/x-bucket" "$ours" thumb "$work/in" --width $width --out "$work/t-d" --cache s3://hits/t \
+  XDG_CACHE_HOME="$work/x-bucket" "$ours" thumb "$work/in" --width $width --out "$work/t-d" --cache s3://bench/hits \
     --jobs 1 --quiet --report "$work/disk-$width.json"
 done
 
