@@ -13,12 +13,21 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// How many shards the batch is cut into (at least 1).
     public let count: Int
 
+    /// The whole batch as one shard: shard 0 of 1.
+    public static let whole = Shard(checkedIndex: 0, count: 1)
+
     /// Shard `index` of `count`.
     /// - Throws: `ShardError.outOfRange` unless 0 <= index < count.
     public init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1, (0..<count).contains(index) else {
             throw ShardError.outOfRange(index: index, count: count)
         }
+        self.index = index
+        self.count = count
+    }
+
+    /// For values the caller has already checked (0 <= index < count).
+    private init(checkedIndex index: Int, count: Int) {
         self.index = index
         self.count = count
     }

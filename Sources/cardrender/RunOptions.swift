@@ -33,7 +33,7 @@ struct RunOptions: ParsableArguments {
     }
 
     /// The shard, or the whole batch as shard 0 of 1.
-    var part: Shard { shard ?? (try! Shard(index: 0, count: 1)) }
+    var part: Shard { shard ?? .whole }
 
     /// Writes this shard's manifest under `out` and says where on standard error.
     func writeManifest(

@@ -199,7 +199,7 @@ struct SlurmRunTests {
                 // The store stops too; the node comes back (it may have returned by itself).
                 firstStore.stop()
                 _ = try cluster.run("scontrol", ["update", "nodename=\(cluster.node)", "state=resume"])
-                FileManager.default.createFile(atPath: area.gate, contents: Data())
+                try Data().write(to: URL(fileURLWithPath: area.gate))
                 // Every task now meets a dead store: it writes its cards, exits 75 and requeues
                 // itself (and runs again 10 s later), until each has said so in its log.
                 try SlurmCluster.waitUntil(seconds: 180) {

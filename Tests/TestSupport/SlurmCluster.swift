@@ -44,8 +44,8 @@ public final class SlurmCluster: Sendable {
             try FileManager.default.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
         }
         let key = (0..<1024).map { _ in UInt8.random(in: 0...255) }
-        FileManager.default.createFile(
-            atPath: directory + "/munge.key", contents: Data(key), attributes: [.posixPermissions: 0o600])
+        try Data(key).write(to: URL(fileURLWithPath: directory + "/munge.key"))
+        chmod(directory + "/munge.key", 0o600)
         let ports = try SeaweedServer.freePorts(2)
         configuration = directory + "/slurm.conf"
         let text = """
