@@ -38,7 +38,9 @@ public final class ContentCache: Sendable {
         }
         guard let entry = CacheEntry.decode(object) else {
             try? store.remove(key)
-            log("cache: removed corrupt entry \(key) (size or digest did not match); it will be recomputed")
+            log(
+                "cache: \(store.location): removed corrupt entry \(key) (size or digest did not match); it will be recomputed"
+            )
             count {
                 $0.corrupt += 1
                 $0.misses += 1
@@ -85,7 +87,7 @@ public final class ContentCache: Sendable {
             let bytes = try store.get(object.key)
             guard let bytes, CacheEntry.decode(bytes) == nil else { continue }
             try store.remove(object.key)
-            log("cache: removed corrupt entry \(object.key)")
+            log("cache: \(store.location): removed corrupt entry \(object.key)")
             removed += 1
         }
         count { $0.corrupt += removed }

@@ -1,17 +1,20 @@
 import ArgumentParser
+import ObjectStore
 import RenderCache
 
-/// `cardrender cache`: look after the disk cache.
+/// `cardrender cache`: look after the disk cache and, under `--cache s3://...`, the bucket
+/// behind it.
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Show, trim or check the content-addressed disk cache.",
+        abstract: "Show, trim or check the content-addressed cache (the disk, and a bucket behind it).",
         subcommands: [Stats.self, GC.self, Verify.self]
     )
 
     /// `cardrender cache stats`.
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Entries, bytes, and hit rate since stats began.")
+        static let configuration = CommandConfiguration(
+            abstract: "Entries, bytes, and hit rate since stats began (and the bucket's entries and bytes).")
         @OptionGroup var options: CacheOptions
 
         func run() throws {
@@ -31,13 +34,22 @@ struct CacheCommand: ParsableCommand {
             } else {
                 Console.out("no statistics yet")
             }
+            if let bucket = options.sharedStore() {
+                let stored = try bucket.list()
+                Console.out(
+                    "bucket: \(bucket.location): entries: \(stored.count), bytes: \(stored.reduce(0) { $0 + $1.size }) "
+                        + "(evicted by the bucket's lifecycle rule)")
+            }
         }
     }
 
     /// `cardrender cache gc`.
     struct GC: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "gc", abstract: "Remove least recently used entries until the cache fits its size bound.")
+            commandName: "gc",
+            abstract:
+                "Remove least recently used entries until the disk cache fits its size bound (a bucket's lifecycle rule trims the bucket)."
+        )
         @OptionGroup var options: CacheOptions
 
         @Option(
@@ -53,13 +65,19 @@ struct CacheCommand: ParsableCommand {
             Console.out(
                 "removed \(result.removed) entries (\(result.removedBytes) bytes); \(result.entries) entries, \(result.bytes) bytes left"
             )
+            if let bucket = options.bucket {
+                // A bucket has no "last used" time to collect by (a read does not change an
+                // object), and every node would race to delete: the store's own lifecycle
+                // rule expires objects (README: "Scaling out").
+                Console.out("s3://\(bucket.name)/\(bucket.prefix): left to the bucket's lifecycle rule")
+            }
         }
     }
 
     /// `cardrender cache verify`.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check every entry's size and digest; remove corrupt ones.")
+            abstract: "Check every entry's size and digest, on the disk and in the bucket; remove corrupt ones.")
         @OptionGroup var options: CacheOptions
 
         func run() throws {
@@ -67,7 +85,15 @@ struct CacheCommand: ParsableCommand {
             let result = try cache.cache.verify()
             cache.flushStatistics()
             Console.out("checked \(result.checked) entries, removed \(result.removed) corrupt")
-            if result.removed > 0 { throw ExitCode(1) }
+            var removed = result.removed
+            if let bucket = options.sharedStore() {
+                let checked = try ContentCache(store: bucket) { Console.error($0) }.verify()
+                Console.out(
+                    "bucket: \(bucket.location): checked \(checked.checked) entries, removed \(checked.removed) corrupt"
+                )
+                removed += checked.removed
+            }
+            if removed > 0 { throw ExitCode(1) }
         }
     }
 }

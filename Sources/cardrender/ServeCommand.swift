@@ -21,7 +21,7 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve thumbnails of the images under a directory over HTTP.",
+        abstract: "Serve thumbnails of the images under a directory or an S3 prefix over HTTP.",
         discussion: """
             GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q] \
             returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept). \

@@ -123,6 +123,63 @@ struct SharedCacheTests {
         #expect(try await client.get(bucket: "cache", key: store.objectName(key)) != [1, 2, 3], "replaced")
     }
 
+    /// `cache stats|verify|gc --cache s3://...` reach the bucket: stats counts its objects
+    /// and bytes beside the disk layer's, verify reads every object, removes a corrupt one
+    /// and exits 1 (then 0), gc trims only the disk and leaves the bucket to its lifecycle
+    /// rule.
+    @Test func cacheCommandsReachTheBucket() async throws {
+        let server = try SeaweedServer()
+        defer { server.stop() }
+        let client = server.client()
+        try await server.createBucket("cache", with: client)
+        let input = try Fixtures.scratchDirectory("ops-in")
+        for index in 0..<3 {
+            try Synthetic.image(input + "/p\(index).png", width: 120 + index, height: 90, bands: 3) { x, y in
+                [UInt8((x * 3 + index * 50) % 256), UInt8(y % 256), 200]
+            }
+        }
+        let node = try Fixtures.scratchDirectory("node-ops")
+        let made = try await thumb(server, node: node, input: input, output: try Fixtures.scratchDirectory("out-ops"))
+        #expect(made.run.status == 0 && made.summary?.written == 3, "\(made.run.stderr)")
+        let corrupt = try CacheKey(inputDigest: "damaged", recipe: ["width": 60], versions: "test")
+        let name = S3Store(client: client, bucket: "cache", prefix: "fleet").objectName(corrupt)
+        #expect(try await client.putIfAbsent(bucket: "cache", key: name, body: [1, 2, 3]))
+        let stored = try await client.list(bucket: "cache", prefix: "fleet/v1/")
+        #expect(stored.count == 4)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = node
+        environment.merge(server.environment) { $1 }
+        let cache = { [environment] (arguments: [String]) async throws -> Tools.Run in
+            try await Tools.onWorkerThread {
+                try Tools.run(
+                    Tools.cardrender, ["cache"] + arguments + ["--cache", "s3://cache/fleet"], environment: environment)
+            }
+        }
+        let stats = try await cache(["stats"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stdoutText.contains("entries: 3, bytes:"), "the disk layer: \(stats.stdoutText)")
+        let bytes = stored.reduce(0) { $0 + $1.size }
+        #expect(
+            stats.stdoutText.contains("bucket: s3://cache/fleet: entries: 4, bytes: \(bytes) "), "\(stats.stdoutText)")
+
+        let verify = try await cache(["verify"])
+        #expect(verify.status == 1, "a corrupt object was removed: \(verify.stdoutText)")
+        #expect(verify.stdoutText.contains("checked 3 entries, removed 0 corrupt"), "\(verify.stdoutText)")
+        #expect(verify.stdoutText.contains("bucket: s3://cache/fleet: checked 4 entries, removed 1 corrupt"))
+        #expect(verify.stderr.contains("s3://cache/fleet: removed corrupt entry \(corrupt)"), "\(verify.stderr)")
+        #expect(try await client.get(bucket: "cache", key: name) == nil)
+        let again = try await cache(["verify"])
+        #expect(again.status == 0, "\(again.stdoutText)")
+        #expect(again.stdoutText.contains("bucket: s3://cache/fleet: checked 3 entries, removed 0 corrupt"))
+
+        let gc = try await cache(["gc", "--max-size", "1"])
+        #expect(gc.status == 0, "\(gc.stderr)")
+        #expect(gc.stdoutText.contains("0 entries, 0 bytes left"), "the disk layer was trimmed: \(gc.stdoutText)")
+        #expect(gc.stdoutText.contains("s3://cache/fleet: left to the bucket's lifecycle rule"))
+        #expect(try await client.list(bucket: "cache", prefix: "fleet/v1/").count == 3, "the bucket is untouched")
+    }
+
     @Test func credentialsAreRequiredFromTheEnvironment() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["AWS_ACCESS_KEY_ID"] = nil
