@@ -25,6 +25,7 @@ public final class ThumbService: Sendable {
     let thumbnailer: CachedThumbnailer
     let memory: MemoryCache
     let flights = SingleFlight<Produced>()
+    let digests = ObjectDigestMemo()
     let logger: Logger
 
     /// The route prefix.
@@ -147,13 +148,13 @@ public final class ThumbService: Sendable {
         async throws -> Produced
     {
         let maxBytes = configuration.policy.maxFileBytes
-        let made = try await pool.run { [thumbnailer, metrics] in
+        let made = try await pool.run { [thumbnailer, metrics, digests] in
             switch photo.origin {
             case .file(let path):
                 return try thumbnailer.thumbnail(file: path, width: width, options: options)
             case .object(let object, let bucket):
                 // Downloaded once at most: to render (a miss), or to learn the digest of an
-                // object stored without a SHA-256.
+                // object stored without a SHA-256 that this server has not seen yet.
                 var fetched: ImageData?
                 let load = { () throws -> ImageData in
                     if let fetched { return fetched }
@@ -162,7 +163,13 @@ public final class ThumbService: Sendable {
                     fetched = bytes
                     return bytes
                 }
-                let digest = try object.info.sha256 ?? load().withUnsafeBytes { ContentDigest.of($0) }
+                let digest: String
+                if let known = object.info.sha256 ?? digests.digest(for: photo.identity) {
+                    digest = known
+                } else {
+                    digest = try load().withUnsafeBytes { ContentDigest.of($0) }
+                    digests.remember(digest, for: photo.identity)
+                }
                 return try thumbnailer.thumbnail(inputDigest: digest, load: load, width: width, options: options)
             }
         }

@@ -11,7 +11,7 @@ import Testing
 /// `cardrender serve --root s3://BUCKET/PREFIX` on a real S3 server (SeaweedFS): a photo
 /// uploaded with its SHA-256 is keyed from one HEAD, so a thumbnail a batch made from a
 /// copy on disk is served without downloading the photo; a miss downloads it once; a photo
-/// stored without a checksum is downloaded to learn its digest; a replaced photo gets a new
+/// stored without a checksum is downloaded once to learn its digest; a replaced photo gets a new
 /// thumbnail; nothing outside the prefix can be named.
 @Suite(.serialized, .libvips, .enabled(if: SeaweedServer.binary != nil, SeaweedServer.missing))
 struct BucketRootTests {
@@ -71,7 +71,8 @@ struct BucketRootTests {
         #expect(batch.status == 0, "\(batch.stderr)")
 
         let server = try await ServeProcess.start(
-            ["--root", "s3://photos/shop", "--workers", "1"], cache: "s3://fleet/c", environment: store.environment)
+            ["--root", "s3://photos/shop", "--workers", "1", "--memory-cache", "0"], cache: "s3://fleet/c",
+            environment: store.environment)
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         let base = "http://127.0.0.1:\(server.port)/thumb/"
         let counts = { () async throws -> (renders: Int, fetches: Int) in
@@ -99,6 +100,10 @@ struct BucketRootTests {
         #expect(plain.status == 200)
         #expect(plain.xCache == "disk")
         #expect(plain.body == (try Data(contentsOf: URL(fileURLWithPath: batchOut + "/b.png"))))
+        #expect(try await counts() == (1, 2))
+        // Asked again (no memory cache here): its digest is remembered, no second download.
+        let again = try await Self.get(base + "b.png?width=120")
+        #expect(again.status == 200 && again.xCache == "disk" && again.body == plain.body)
         #expect(try await counts() == (1, 2))
 
         // Nothing outside the prefix, nothing that is not there.
