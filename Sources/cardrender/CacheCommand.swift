@@ -65,11 +65,11 @@ struct CacheCommand: ParsableCommand {
             Console.out(
                 "removed \(result.removed) entries (\(result.removedBytes) bytes); \(result.entries) entries, \(result.bytes) bytes left"
             )
-            if let bucket = options.bucket {
+            if let bucket = options.sharedStore() {
                 // A bucket has no "last used" time to collect by (a read does not change an
                 // object), and every node would race to delete: the store's own lifecycle
                 // rule expires objects (README: "Scaling out").
-                Console.out("s3://\(bucket.name)/\(bucket.prefix): left to the bucket's lifecycle rule")
+                Console.out("\(bucket.location): left to the bucket's lifecycle rule")
             }
         }
     }

@@ -30,9 +30,7 @@ struct SharedCacheTests {
     static func thumbNow(_ server: SeaweedServer, node: String, input: String, output: String, secret: String?) throws
         -> (run: Tools.Run, summary: Summary?)
     {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = node
-        environment.merge(server.environment) { $1 }
+        var environment = nodeEnvironment(server, node: node)
         if let secret { environment["AWS_SECRET_ACCESS_KEY"] = secret }
         let report = output + ".json"
         let run = try Tools.run(
@@ -46,17 +44,32 @@ struct SharedCacheTests {
         return (run, summary?.summary)
     }
 
+    /// The environment of a node whose disk cache is under `node`, with the store's endpoint
+    /// and credentials.
+    static func nodeEnvironment(_ server: SeaweedServer, node: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = node
+        environment.merge(server.environment) { $1 }
+        return environment
+    }
+
+    /// A new directory `name` with `count` distinct PNG photos `p<i>.png`, `width + i` wide.
+    static func photos(_ name: String, count: Int, width: Int) throws -> String {
+        let input = try Fixtures.scratchDirectory(name)
+        for index in 0..<count {
+            try Synthetic.image(input + "/p\(index).png", width: width + index, height: 150, bands: 3) { x, y in
+                [UInt8((x + index * 40) % 256), UInt8(y % 256), 30]
+            }
+        }
+        return input
+    }
+
     @Test func whatOneNodeMadeAnotherGetsFromTheBucket() async throws {
         let server = try SeaweedServer()
         defer { server.stop() }
         let client = server.client()
         try await server.createBucket("cache", with: client)
-        let input = try Fixtures.scratchDirectory("shared-in")
-        for index in 0..<4 {
-            try Synthetic.image(input + "/p\(index).png", width: 200 + index, height: 150, bands: 3) { x, y in
-                [UInt8((x + index * 40) % 256), UInt8(y % 256), 30]
-            }
-        }
+        let input = try Self.photos("shared-in", count: 4, width: 200)
         let outA = try Fixtures.scratchDirectory("out-a")
         let first = try await thumb(server, node: try Fixtures.scratchDirectory("node-a"), input: input, output: outA)
         #expect(first.run.status == 0, "\(first.run.stderr)")
@@ -132,12 +145,7 @@ struct SharedCacheTests {
         defer { server.stop() }
         let client = server.client()
         try await server.createBucket("cache", with: client)
-        let input = try Fixtures.scratchDirectory("ops-in")
-        for index in 0..<3 {
-            try Synthetic.image(input + "/p\(index).png", width: 120 + index, height: 90, bands: 3) { x, y in
-                [UInt8((x * 3 + index * 50) % 256), UInt8(y % 256), 200]
-            }
-        }
+        let input = try Self.photos("ops-in", count: 3, width: 120)
         let node = try Fixtures.scratchDirectory("node-ops")
         let made = try await thumb(server, node: node, input: input, output: try Fixtures.scratchDirectory("out-ops"))
         #expect(made.run.status == 0 && made.summary?.written == 3, "\(made.run.stderr)")
@@ -147,10 +155,8 @@ struct SharedCacheTests {
         let stored = try await client.list(bucket: "cache", prefix: "fleet/v1/")
         #expect(stored.count == 4)
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = node
-        environment.merge(server.environment) { $1 }
-        let cache = { [environment] (arguments: [String]) async throws -> Tools.Run in
+        let environment = Self.nodeEnvironment(server, node: node)
+        let cache = { (arguments: [String]) async throws -> Tools.Run in
             try await Tools.onWorkerThread {
                 try Tools.run(
                     Tools.cardrender, ["cache"] + arguments + ["--cache", "s3://cache/fleet"], environment: environment)
