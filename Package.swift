@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// The C targets are compiled optimised in every configuration: the kernels are the hot path,
+// and a debug test build that ran them at -O0 measured nothing like what ships.
+let optimisedC: [CSetting] = [.unsafeFlags(["-O2"])]
+
 // Linux only: the code calls Glibc directly (O_TMPFILE, /proc/self, mallopt) and is built
 // and tested on Debian 12; no Apple platform is declared because none is built.
 let package = Package(
@@ -34,12 +38,22 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
-        .target(name: "FileUtilities", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "CVipsShim", dependencies: ["CVips"], cSettings: optimisedC),
+        // openat2(2), which glibc does not wrap, for ConfinedDirectory.
+        .target(name: "CFileUtilities", cSettings: optimisedC),
+        .target(
+            name: "FileUtilities",
+            dependencies: ["CFileUtilities", .product(name: "SystemPackage", package: "swift-system")]),
         // libjpeg-turbo (Debian libjpeg62-turbo-dev) with errors that return instead of exit().
-        .target(name: "CJPEGBridge", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("jpeg")]),
         // The fast path's SIMD loops, runtime-dispatched (target_clones).
-        .target(name: "CPixelKernels"),
+        .target(name: "CPixelKernels", cSettings: optimisedC),
+        // Pango, cairo and fontconfig (pkg-config `pangocairo`, apt `libpango1.0-dev`).
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // The message side's text: layout, coverage of every character, drawing.
+        .target(
+            name: "CTextLayout", dependencies: ["CPango"], cSettings: optimisedC,
+            linkerSettings: [.linkedLibrary("fontconfig")]),
         .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPixelKernels"]),
         .target(
             name: "VipsKit",
@@ -50,7 +64,8 @@ let package = Package(
         .target(
             name: "CardKit",
             dependencies: [
-                "VipsKit", "FastPath", "FileUtilities", .product(name: "SystemPackage", package: "swift-system"),
+                "VipsKit", "FastPath", "FileUtilities", "CTextLayout",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(

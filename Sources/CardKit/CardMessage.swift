@@ -21,6 +21,32 @@ public struct CardMessage: Sendable, Equatable, Hashable, Codable {
             }
         }
 
+        /// The families Pango tries, in order, for a character the font lacks (Noto, from
+        /// Debian's `fonts-noto-core`, `fonts-noto-cjk` and `fonts-noto-color-emoji`,
+        /// installed by `scripts/setup.sh`): Latin, Greek and Cyrillic in the font's style,
+        /// Hebrew, Arabic, the CJK ideographs and kana (Japanese forms), emoji in colour,
+        /// then symbols. Past the chain fontconfig offers every other installed font; a
+        /// character no font has is refused, never printed as a box.
+        public var fallbackFamilies: [String] {
+            switch self {
+            case .serif:
+                [
+                    "Noto Serif", "Noto Serif Hebrew", "Noto Naskh Arabic", "Noto Serif CJK JP", "Noto Color Emoji",
+                    "Noto Sans Symbols", "Noto Sans Symbols2", "Noto Sans Math",
+                ]
+            case .sans, .script, .typewriter:
+                [
+                    "Noto Sans", "Noto Sans Hebrew", "Noto Sans Arabic", "Noto Sans CJK JP", "Noto Color Emoji",
+                    "Noto Sans Symbols", "Noto Sans Symbols2", "Noto Sans Math",
+                ]
+            }
+        }
+
+        /// The Pango font description at `size` points: the font, then its fallbacks.
+        public func description(size: Int) -> String {
+            ([family] + fallbackFamilies).joined(separator: ", ") + " \(size)"
+        }
+
         /// The font file, installed by `scripts/setup.sh`.
         public var file: String {
             switch self {

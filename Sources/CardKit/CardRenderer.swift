@@ -52,10 +52,14 @@ public struct CardRenderer: Sendable {
     public var catalogue: FrameCatalogue?
     /// The settings.
     public var settings: Settings
+    /// What one spec may ask for (recipients, message bytes); not in the cache key, since a
+    /// card within the limits is the same card whatever they are.
+    public var limits: CardLimits
 
-    public init(catalogue: FrameCatalogue?, settings: Settings = Settings()) {
+    public init(catalogue: FrameCatalogue?, settings: Settings = Settings(), limits: CardLimits = .default) {
         self.catalogue = catalogue
         self.settings = settings
+        self.limits = limits
     }
 
     /// Renders one card.
@@ -64,9 +68,14 @@ public struct CardRenderer: Sendable {
     ///   - spec: the validated spec.
     ///   - specFile: the spec's path, named in spec errors found while rendering.
     /// - Throws: `CardSpecError` (unknown frame, crop outside the photo or of the wrong
-    ///   shape), `ImageInputError` (refused or damaged photo), `VipsError`.
+    ///   shape, over a limit, text no font can draw), `ImageInputError` (refused or damaged
+    ///   photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
+        // The spec's own limits and its text first: a card refused for its spec costs no decode.
+        try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)
+        try VersoRenderer().check(
+            message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
         let header = try photo.header(policy: settings.policy)
         let frame = try resolveFrame(spec, specFile: specFile)
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)

@@ -4,34 +4,51 @@ import VipsKit
 /// top right and the address on ruled lines bottom right, at print size.
 ///
 /// The back is always landscape (a portrait card's back is printed turned, as postcards
-/// are); size, dpi and bleed are the front's. Text is rendered by Pango through libvips
-/// from the fonts' files, wrapped by cardrender itself so that it knows how many lines the
-/// message makes.
+/// are); size, dpi and bleed are the front's. Text is laid out and drawn by Pango and cairo
+/// (`TextLayout`): the chosen font from its file, then a fallback chain for other scripts
+/// and emoji; a character no font has is an error, never a box.
 public struct VersoRenderer: Sendable {
     /// Ink of the rules and the stamp box.
     static let ruleGrey: [Double] = [150, 150, 150]
 
     public init() {}
 
+    /// Where things sit on the back, in pixels of the trimmed (landscape) card.
+    private struct Geometry {
+        let width: Int, height: Int, margin: Int, divider: Int
+        let ruleLeft: Int, ruleWidth: Int, ruleSpacing: Int, firstRule: Int
+        var messageWidth: Int { divider - 2 * margin }
+        var messageHeight: Int { height - 2 * margin }
+
+        init(format: CardFormat) {
+            let trim = format.trimPixels(.landscape)
+            (width, height) = (trim.width, trim.height)
+            let mm = { (value: Double) in format.pixels(value) }
+            margin = mm(6)
+            divider = Int(Double(width) * 0.56)
+            ruleLeft = divider + mm(8)
+            ruleWidth = width - margin - ruleLeft
+            ruleSpacing = mm(12)
+            firstRule = height - margin - 4 * ruleSpacing - mm(4)
+        }
+    }
+
     /// The finished back, with its dpi set: message (if any) and the address of `recipient`
     /// (an empty address block when nil).
-    /// - Throws: `CardSpecError` for a message that makes more than 12 lines or does not
-    ///   fit, or an address line too long for the block; `VipsError`.
+    /// - Throws: `CardSpecError` for a character no font has, a message that makes more than
+    ///   12 lines or does not fit, or an address line too long for the block; `VipsError`.
     public func render(
         message: CardMessage?, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
     ) throws -> VImage {
-        let trim = format.trimPixels(.landscape)
-        let (width, height) = (trim.width, trim.height)
+        let geometry = Geometry(format: format)
+        let (width, height, margin) = (geometry.width, geometry.height, geometry.margin)
         let mm = { (value: Double) in format.pixels(value) }
-        let margin = mm(6)
-        let divider = Int(Double(width) * 0.56)
         let stamp = (width: mm(24), height: mm(30))
-        let ruleLeft = divider + mm(8)
-        let ruleWidth = width - margin - ruleLeft
-        let ruleSpacing = mm(12)
-        let firstRule = height - margin - 4 * ruleSpacing - mm(4)
+        let (ruleLeft, ruleWidth, ruleSpacing, firstRule) = (
+            geometry.ruleLeft, geometry.ruleWidth, geometry.ruleSpacing, geometry.firstRule
+        )
         var rectangles: [(x: Int, y: Int, width: Int, height: Int, ink: [Double])] = [
-            (divider, margin, max(2, mm(0.5)), height - 2 * margin, Self.ruleGrey)
+            (geometry.divider, margin, max(2, mm(0.5)), height - 2 * margin, Self.ruleGrey)
         ]
         let (stampX, stampY, line) = (width - margin - stamp.width, margin, max(2, mm(0.4)))
         rectangles += [
@@ -46,38 +63,16 @@ public struct VersoRenderer: Sendable {
         var card = try VImage.solid(width: width, height: height, colour: [255, 255, 255]).drawingRectangles(rectangles)
 
         if let message {
-            let area = (x: margin, y: margin, width: divider - 2 * margin, height: height - 2 * margin)
-            let block = try layOut(message, areaWidth: area.width, dpi: format.dpi, specFile: specFile)
-            guard block.height <= area.height else {
-                throw CardSpecError(
-                    file: specFile, field: "message.text",
-                    problem: "does not fit the message area at size \(message.size): it needs \(block.height) pixels "
-                        + "of \(area.height); use a smaller size or fewer lines.")
-            }
-            let x: Int
-            switch message.align {
-            case .left: x = area.x
-            case .centre: x = area.x + (area.width - block.width) / 2
-            case .right: x = area.x + area.width - block.width
-            }
-            card = try ink(card, mask: block, at: (x, area.y), colour: message.colour.rgb)
+            let block = try layOut(
+                message, areaWidth: geometry.messageWidth, areaHeight: geometry.messageHeight, dpi: format.dpi,
+                specFile: specFile, draw: true)
+            card = try ink(card, block: block, at: (margin, margin))
         }
         if let recipient {
-            let field = "recipients[\(recipientIndex)]"
-            let names =
-                ["name", "address1"] + (recipient.address2 == nil ? [] : ["address2"]) + ["postcode", "country"]
-            for (index, text) in recipient.lines.enumerated() {
-                let mask = try VImage.text(
-                    VImage.escapingMarkup(text), font: "\(CardMessage.Font.sans.family) 12",
-                    fontFile: CardMessage.Font.sans.file, dpi: format.dpi)
-                guard mask.width <= ruleWidth else {
-                    throw CardSpecError(
-                        file: specFile, field: field + "." + names[index],
-                        problem: "is too long for the address block (\(mask.width) pixels of \(ruleWidth) at 12 pt).")
-                }
+            for (index, line) in addressLines(recipient, index: recipientIndex).enumerated() {
+                let block = try layOutAddress(line, width: ruleWidth, dpi: format.dpi, specFile: specFile, draw: true)
                 let ruleY = firstRule + index * ruleSpacing
-                card = try ink(
-                    card, mask: mask, at: (ruleLeft + mm(1), ruleY - mask.height - mm(1.5)), colour: [0, 0, 0])
+                card = try ink(card, block: block, at: (ruleLeft + mm(1), ruleY - block.height - mm(1.5)))
             }
         }
         let bleed = format.bleedPixels
@@ -88,73 +83,137 @@ public struct VersoRenderer: Sendable {
         return try card.withResolution(dotsPerInch: Double(format.dpi)).inMemory()
     }
 
-    /// The message's text as one 8-bit mask, wrapped to `areaWidth` by whole words (and at
-    /// the customer's line breaks), lines aligned as asked.
-    /// - Throws: `CardSpecError` (`message.text`) when it makes more than 12 lines or holds a
-    ///   word wider than the area; `VipsError`.
-    /// libvips: `vips_text` (Pango), once per candidate line to measure, once for the block.
-    public func layOut(_ message: CardMessage, areaWidth: Int, dpi: Int, specFile: String) throws -> VImage {
-        let font = "\(message.font.family) \(message.size)"
-        func width(_ text: String) throws -> Int {
-            text.isEmpty
-                ? 0
-                : try VImage.text(VImage.escapingMarkup(text), font: font, fontFile: message.font.file, dpi: dpi).width
+    /// Checks, without drawing, everything `render` would refuse in the text: characters no
+    /// font has, the line count, words too wide, a message taller than its area, address
+    /// lines too long. Cheap (a Pango layout per field), so a card fails before its photo is
+    /// decoded.
+    /// - Throws: `CardSpecError` naming the field.
+    public func check(message: CardMessage?, recipients: [Recipient], format: CardFormat, specFile: String) throws {
+        let geometry = Geometry(format: format)
+        if let message {
+            _ = try layOut(
+                message, areaWidth: geometry.messageWidth, areaHeight: geometry.messageHeight, dpi: format.dpi,
+                specFile: specFile, draw: false)
         }
-        var lines: [String] = []
-        for paragraph in message.text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let words = paragraph.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard !words.isEmpty else {
-                lines.append("")
-                continue
+        for (index, recipient) in recipients.enumerated() {
+            for line in addressLines(recipient, index: index) {
+                _ = try layOutAddress(line, width: geometry.ruleWidth, dpi: format.dpi, specFile: specFile, draw: false)
             }
-            var start = 0
-            while start < words.count && lines.count <= 4 * CardMessage.maxLines {
-                guard try width(words[start]) <= areaWidth else {
-                    throw CardSpecError(
-                        file: specFile, field: "message.text",
-                        problem:
-                            "has the word \"\(words[start])\", too wide for the message area at size \(message.size).")
-                }
-                // The most words from `start` that fit on one line: a binary search, so a line
-                // costs a few text renders rather than one per word.
-                var (low, high) = (start + 1, words.count)
-                while low < high {
-                    let middle = (low + high + 1) / 2
-                    if try width(words[start..<middle].joined(separator: " ")) <= areaWidth {
-                        low = middle
-                    } else {
-                        high = middle - 1
-                    }
-                }
-                lines.append(words[start..<low].joined(separator: " "))
-                start = low
-            }
-            if lines.count > 4 * CardMessage.maxLines { break }  // far over the limit: stop measuring
         }
-        guard lines.count <= CardMessage.maxLines else {
-            let count =
-                lines.count > 4 * CardMessage.maxLines ? "more than \(4 * CardMessage.maxLines)" : "\(lines.count)"
-            throw CardSpecError(
-                file: specFile, field: "message.text",
-                problem: "makes \(count) lines in the message area at size \(message.size); "
-                    + "at most \(CardMessage.maxLines) lines fit on a card.")
-        }
-        let alignment: VImage.TextAlignment =
+    }
+
+    /// The message laid out in the message area, `areaWidth` wide: wrapped by words at the
+    /// area's width (and at the customer's line breaks), lines aligned as asked (mirrored for
+    /// a right-to-left paragraph), in the message's colour, emoji in their own.
+    /// - Throws: `CardSpecError` (`message.text`) for a character no font has, more than 12
+    ///   lines, a word wider than the area, or a block taller than `areaHeight`.
+    public func layOut(
+        _ message: CardMessage, areaWidth: Int, areaHeight: Int = .max, dpi: Int, specFile: String, draw: Bool = true
+    ) throws -> TextLayout.Block {
+        let field = "message.text"
+        try TextLayout.register(fontFile: message.font.file)
+        let alignment: TextLayout.Alignment =
             switch message.align {
             case .left: .left
             case .centre: .centre
             case .right: .right
             }
-        return try VImage.text(
-            VImage.escapingMarkup(lines.joined(separator: "\n")), font: font, fontFile: message.font.file,
-            alignment: alignment, dpi: dpi)
+        let block = try TextLayout.layOut(
+            message.text, font: message.font.description(size: message.size), dpi: dpi, wrapWidth: areaWidth,
+            alignment: alignment, colour: message.colour.rgb, draw: draw)
+        try Self.refuseMissing(block, field: field, specFile: specFile)
+        guard block.lines <= CardMessage.maxLines else {
+            throw CardSpecError(
+                file: specFile, field: field,
+                problem: "makes \(block.lines) lines in the message area at size \(message.size); "
+                    + "at most \(CardMessage.maxLines) lines fit on a card.")
+        }
+        if let line = block.overflowingLine {
+            let words: [Substring] = line.split(separator: " ")
+            let word = words.max { $0.count < $1.count }.map(String.init) ?? line
+            throw CardSpecError(
+                file: specFile, field: field,
+                problem: "has the word \"\(word)\", too wide for the message area at size \(message.size).")
+        }
+        guard block.height <= areaHeight else {
+            throw CardSpecError(
+                file: specFile, field: field,
+                problem: "does not fit the message area at size \(message.size): it needs \(block.height) pixels "
+                    + "of \(areaHeight); use a smaller size or fewer lines.")
+        }
+        return block
     }
 
-    /// `card` with `colour` laid where `mask` is inked, the mask's top left at `origin`.
-    private func ink(_ card: VImage, mask: VImage, at origin: (Int, Int), colour: [Double]) throws -> VImage {
-        let placed = try mask.embedded(
-            x: origin.0, y: origin.1, width: card.width, height: card.height, background: [0])
-        let paint = try VImage.solid(width: card.width, height: card.height, colour: colour)
-        return try card.blended(with: paint, mask: placed)
+    /// One line of an address, with the spec field each part comes from.
+    private struct AddressLine {
+        var text: String
+        /// The fields printed on this line, e.g. `recipients[0].postcode` and `.city`.
+        var fields: [(name: String, text: String)]
+    }
+
+    /// The address as printed (`Recipient.lines`), each line with its fields.
+    private func addressLines(_ recipient: Recipient, index: Int) -> [AddressLine] {
+        let prefix = "recipients[\(index)]."
+        var lines = [
+            AddressLine(text: recipient.name, fields: [(prefix + "name", recipient.name)]),
+            AddressLine(text: recipient.address1, fields: [(prefix + "address1", recipient.address1)]),
+        ]
+        if let address2 = recipient.address2 {
+            lines.append(AddressLine(text: address2, fields: [(prefix + "address2", address2)]))
+        }
+        lines.append(
+            AddressLine(
+                text: "\(recipient.postcode) \(recipient.city)",
+                fields: [(prefix + "postcode", recipient.postcode), (prefix + "city", recipient.city)]))
+        let country = recipient.country.uppercased()
+        lines.append(AddressLine(text: country, fields: [(prefix + "country", country)]))
+        return lines
+    }
+
+    /// One address line in the address font (sans, 12 pt), unwrapped.
+    /// - Throws: `CardSpecError` naming the field for a character no font has, or a line
+    ///   wider than the ruled lines.
+    private func layOutAddress(_ line: AddressLine, width: Int, dpi: Int, specFile: String, draw: Bool) throws
+        -> TextLayout.Block
+    {
+        let font = CardMessage.Font.sans
+        try TextLayout.register(fontFile: font.file)
+        let description = font.description(size: 12)
+        let block = try TextLayout.layOut(line.text, font: description, dpi: dpi, wrapWidth: nil, draw: draw)
+        if block.missingCharacter != nil {
+            // Name the field the character is in.
+            for (field, text) in line.fields {
+                let part = try TextLayout.layOut(text, font: description, dpi: dpi, wrapWidth: nil, draw: false)
+                try Self.refuseMissing(part, field: field, specFile: specFile)
+            }
+            try Self.refuseMissing(block, field: line.fields[0].name, specFile: specFile)
+        }
+        guard block.width <= width else {
+            throw CardSpecError(
+                file: specFile, field: line.fields[0].name,
+                problem: "is too long for the address block (\(block.width) pixels of \(width) at 12 pt).")
+        }
+        return block
+    }
+
+    /// Refuses a block in which Pango drew a character as a box.
+    private static func refuseMissing(_ block: TextLayout.Block, field: String, specFile: String) throws {
+        guard let scalar = block.missingCharacter else { return }
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        throw CardSpecError(
+            file: specFile, field: field,
+            problem: "has the character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code), "
+                + "which no installed font can draw; remove it (fonts tried: the chosen font, then "
+                + "Noto for other scripts and emoji, then every other font installed).")
+    }
+
+    /// `card` with the drawn `block` laid over it, the block's logical top left at `origin`.
+    private func ink(_ card: VImage, block: TextLayout.Block, at origin: (x: Int, y: Int)) throws -> VImage {
+        guard let ink = block.ink else { return card }
+        let (x, y) = (origin.x - ink.origin.x, origin.y - ink.origin.y)
+        let alpha = try ink.alpha.embedded(x: x, y: y, width: card.width, height: card.height, background: [0])
+        let colour = try ink.colour.embedded(
+            x: x, y: y, width: card.width, height: card.height, background: [0, 0, 0])
+        return try card.blended(with: colour, mask: alpha)
     }
 }

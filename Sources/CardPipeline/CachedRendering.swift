@@ -1,3 +1,4 @@
+import CardKit
 import FileUtilities
 import RenderCache
 import SystemPackage
@@ -18,6 +19,7 @@ struct CachedRendering {
 
     /// The output for the input at `path`: from the cache, or rendered and stored.
     /// - Parameters:
+    ///   - open: opens the input (default: by its path); called once.
     ///   - key: the cache key for an input digest (and the cache, for other inputs' digests).
     ///   - fromEntry: the output a cache entry holds (nil: unusable, render again).
     ///   - render: renders the input's bytes.
@@ -26,6 +28,7 @@ struct CachedRendering {
     /// - Throws: `ImageInputError` for an unreadable input, and what `render` throws.
     func run<Output>(
         path: String,
+        open: ((String) throws -> FileDescriptor)? = nil,
         key: (_ digest: String, _ cache: LocalCache) throws -> CacheKey,
         fromEntry: (CacheEntry) -> Output?,
         render: (ImageData) throws -> Output,
@@ -33,7 +36,9 @@ struct CachedRendering {
     ) throws -> (output: Output, key: CacheKey?, cached: Bool) {
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+            descriptor = try open?(path) ?? FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch let error as CardSpecError {
+            throw error
         } catch {
             throw ImageInputError.unreadable(file: path, reason: Self.text(error))
         }

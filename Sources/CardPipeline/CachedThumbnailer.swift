@@ -1,5 +1,6 @@
 import CardKit
 import RenderCache
+import SystemPackage
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -36,19 +37,21 @@ public struct CachedThumbnailer: Sendable {
 
     /// A thumbnail of the file at `path`, which is read once: from the cache when it holds
     /// one for these bytes and settings, rendered from the bytes read and stored otherwise.
+    /// `open`, when given, opens it instead of its path (a descriptor opened beneath a root).
     /// - Returns: the thumbnail, its cache key (nil without a cache) and whether it came
     ///   from the cache.
     /// - Throws: as `Thumbnailer.thumbnail(of:...)`, plus `ImageInputError` for an
     ///   unreadable, empty or over-size file.
     public func thumbnail(
-        file path: String, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions()
+        file path: String, open: ((String) throws -> FileDescriptor)? = nil, width: Int, enlarge: Bool = false,
+        options: EncodeOptions = EncodeOptions()
     ) throws -> CachedThumbnail {
         guard (1...thumbnailer.maxWidth).contains(width) else {
             throw ThumbnailError.widthOutOfRange(received: width, maximum: thumbnailer.maxWidth)
         }
         let rendering = CachedRendering(cache: cache, maxBytes: thumbnailer.policy.maxFileBytes)
         let result = try rendering.run(
-            path: path,
+            path: path, open: open,
             key: { digest, _ in try key(inputDigest: digest, width: width, enlarge: enlarge, options: options) },
             fromEntry: { thumbnail(in: $0, format: options.format) },
             render: { try thumbnailer.thumbnail(of: $0, width: width, enlarge: enlarge, options: options) },

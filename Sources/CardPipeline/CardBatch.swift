@@ -23,17 +23,23 @@ public struct CardBatch: Sendable {
     public let cache: LocalCache?
     /// Whether each outcome lists the SHA-256 of the files written (for a run's manifest).
     public let recordsDigests: Bool
+    /// Whether a spec's `photo` may name a file outside the input root the spec was found
+    /// under (`--allow-photos-outside-inputs`); by default it is refused.
+    public let allowsPhotosOutsideInputs: Bool
     private let directories: OutputDirectories
     /// Largest spec file read, in bytes.
     public static let maxSpecBytes = 1 << 20
 
     /// - Parameters:
     ///   - recordsDigests: list the SHA-256 of every file written in its outcome.
+    ///   - allowsPhotosOutsideInputs: let specs name photos outside their input root.
     ///   - log: receives notes about the output tree (left-overs of killed writers removed).
     public init(
         renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: LocalCache? = nil,
-        recordsDigests: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
+        recordsDigests: Bool = false, allowsPhotosOutsideInputs: Bool = false,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.allowsPhotosOutsideInputs = allowsPhotosOutsideInputs
         self.renderer = renderer
         self.defaults = defaults
         self.outputDirectory = outputDirectory
@@ -46,9 +52,10 @@ public struct CardBatch: Sendable {
     /// arguments that could not be read and the files that are neither.
     public static func plan(_ inputs: [String]) -> BatchPlan<CardJob> {
         let walk = InputWalker.walk(inputs)
-        let (jobs, skipped) = CardJob.plan(walk)
+        let cards = CardJob.plan(walk)
         return BatchPlan(
-            jobs: FileSizes.largestFirst(jobs) { $0.photo }, problems: walk.problems, skipped: skipped)
+            jobs: FileSizes.largestFirst(cards.jobs) { $0.photo }, problems: walk.problems, skipped: cards.skipped,
+            clashes: cards.clashes)
     }
 
     /// Renders every job of `plan` on `workers` workers and returns the report.
@@ -80,7 +87,7 @@ public struct CardBatch: Sendable {
             outcome.input = photoPath
             let rendering = CachedRendering(cache: cache, maxBytes: renderer.settings.policy.maxFileBytes)
             let result = try rendering.run(
-                path: photoPath,
+                path: photoPath, open: spec.photo == nil || allowsPhotosOutsideInputs ? nil : { _ in try openConfined(job, spec: spec) },
                 key: { digest, cache in
                     try CacheKey(
                         inputDigest: digest, recipe: CardRecipe(spec: spec, renderer: renderer, memo: cache.memo),
@@ -148,6 +155,37 @@ public struct CardBatch: Sendable {
                 problem: "is \(size) bytes; a spec may have \(Self.maxSpecBytes) at most.")
         }
         return try CardSpec.parse(data, file: path)
+    }
+
+    /// Opens the photo a spec names from beneath the job's input root, in one step (symbolic
+    /// links followed only while they stay inside).
+    /// - Throws: `CardSpecError` (`photo`) when it leads outside the root; `ImageInputError`
+    ///   when it cannot be opened.
+    private func openConfined(_ job: CardJob, spec: CardSpec) throws -> FileDescriptor {
+        let named = spec.photo ?? ""
+        let specFile = job.spec ?? "defaults"
+        let outside = CardSpecError(
+            file: specFile, field: "photo",
+            problem: "\"\(named)\" leads outside the input folder \(job.root) (a spec's photo must lie inside the "
+                + "folder the spec was found in, symbolic links included; --allow-photos-outside-inputs allows it).")
+        guard !FilePath(named).isAbsolute, let specRelative = ConfinedDirectory.relative(specFile, to: job.root)
+        else { throw outside }
+        let relative = FilePath(specRelative).removingLastComponent().pushing(FilePath(named)).string
+        let root: ConfinedDirectory
+        do {
+            root = try ConfinedDirectory(job.root)
+        } catch {
+            throw ImageInputError.unreadable(file: job.root, reason: "the input folder cannot be resolved (\(error))")
+        }
+        do {
+            return try root.open(relative)
+        } catch .outside {
+            throw outside
+        } catch .notRegularFile {
+            throw ImageInputError.unreadable(file: try photo(for: job, spec: spec), reason: "not a regular file")
+        } catch .system(let errno) {
+            throw ImageInputError.unreadable(file: try photo(for: job, spec: spec), reason: "\(errno)")
+        }
     }
 
     private func photo(for job: CardJob, spec: CardSpec) throws -> String {

@@ -30,13 +30,17 @@ public struct OutputPlan: Sendable {
             relative.extension = fileExtension
             let output = FilePath(directory).pushing(relative).string
             if let first = taken[output] {
-                conflicts.append(
-                    "\(item.path): its output \(output) is already written for \(first); rename one of them.")
+                conflicts.append(Self.clash(item.path, first, output: output))
                 continue
             }
             taken[output] = item.path
             jobs.append(Job(input: item, output: output))
         }
         jobs = FileSizes.largestFirst(jobs) { $0.input.path }
+    }
+
+    /// The sentence for two inputs whose outputs would have the same name.
+    static func clash(_ input: String, _ first: String, output: String) -> String {
+        "\(input) and \(first) would both write \(output); rename one of them."
     }
 }

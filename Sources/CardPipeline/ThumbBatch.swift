@@ -34,14 +34,14 @@ public struct ThumbBatch: Sendable {
         directories = OutputDirectories(log: log)
     }
 
-    /// The jobs for `inputs` writing under `directory` (largest inputs first); inputs that
-    /// would share an output, and arguments that cannot be read, are problems.
+    /// The jobs for `inputs` writing under `directory` (largest inputs first); arguments that
+    /// cannot be read are problems, inputs that would share an output are clashes.
     public static func plan(_ inputs: [String], into directory: String, format: OutputFormat) -> BatchPlan<
         OutputPlan.Job
     > {
         let walk = InputWalker.walk(inputs)
         let plan = OutputPlan(items: walk.items, directory: directory, fileExtension: format.fileExtension)
-        return BatchPlan(jobs: plan.jobs, problems: walk.problems + plan.conflicts, skipped: [])
+        return BatchPlan(jobs: plan.jobs, problems: walk.problems, skipped: [], clashes: plan.conflicts)
     }
 
     /// Makes every thumbnail of `plan` on `workers` workers.

@@ -1,3 +1,6 @@
+import FileUtilities
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,21 +11,31 @@
 /// and refused when it holds a NUL, a backslash, an empty, `.` or `..` segment, or starts
 /// with `/` (so `..`, `%2e%2e`, `%2F..`, `//etc/passwd` and `..\` all fail here; a double
 /// encoding such as `%252e%252e` decodes to the literal name `%2e%2e`, which is then just a
-/// file that does not exist). Then physically: `realpath` resolves every symbolic link and
-/// the result must still lie under the root's own real path, and be a regular file.
-/// Every refusal is the same `notFound`, so a client learns nothing about what lies outside.
+/// file that does not exist). Then physically, in one step: the file is opened beneath the
+/// root (`ConfinedDirectory`: `openat2` with `RESOLVE_BENEATH`), so a symbolic link is
+/// followed only while it stays inside, and must be a regular file. The open descriptor is
+/// what the worker reads: nothing is reopened by name, so a link swapped in after the check
+/// cannot be followed. Every refusal is the same `notFound`, so a client learns nothing
+/// about what lies outside.
 public struct RootDirectory: Sendable {
     /// The root's real path (symbolic links resolved), without a trailing slash.
     public let path: String
+    private let directory: ConfinedDirectory
 
     /// A file found under the root, with what identifies its current content.
     public struct File: Sendable, Equatable {
-        /// The file's real path.
+        /// The file's path under the root as named (root's real path + the URL's path).
         public let path: String
         /// Device, inode, size and modification time (nanoseconds): changes when the file does.
         public let stamp: String
         /// Modification time in whole seconds since 1970 (for `Last-Modified`).
         public let modified: Int
+        /// The file, open for reading: read it through this, never by `path`.
+        public let opened: OwnedDescriptor
+
+        public static func == (left: File, right: File) -> Bool {
+            left.path == right.path && left.stamp == right.stamp && left.modified == right.modified
+        }
     }
 
     /// Resolves `directory` to its real path.
@@ -38,20 +51,29 @@ public struct RootDirectory: Sendable {
         }
         let text = String(cString: resolved)
         path = text == "/" ? "" : text
+        do {
+            self.directory = try ConfinedDirectory(text)
+        } catch {
+            throw RootDirectoryError(directory: directory, reason: "\(error)")
+        }
     }
 
     /// The regular file that the raw (still percent-encoded) URL path `relative` names.
     /// - Throws: `ThumbRequestError.notFound` for anything that is not a regular file under the root.
     public func file(atURLPath relative: Substring) throws(ThumbRequestError) -> File {
-        let candidate = path + "/" + (try Self.relativePath(fromURLPath: relative))
-        guard let resolved = realpath(candidate, nil) else { throw .notFound }
-        let real = String(cString: resolved)
-        free(resolved)
-        guard real.hasPrefix(path + "/") else { throw .notFound }
+        let relativePath = try Self.relativePath(fromURLPath: relative)
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try directory.open(relativePath)
+        } catch {
+            throw .notFound
+        }
+        let opened = OwnedDescriptor(descriptor)
         var info = stat()
-        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notFound }
+        guard fstat(descriptor.rawValue, &info) == 0 else { throw .notFound }
         let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        return File(path: real, stamp: stamp, modified: Int(info.st_mtim.tv_sec))
+        return File(
+            path: path + "/" + relativePath, stamp: stamp, modified: Int(info.st_mtim.tv_sec), opened: opened)
     }
 
     /// The relative path a raw URL path names, checked lexically: percent-decoded once; no

@@ -46,7 +46,7 @@ public final class ThumbService: Sendable {
         let origin: Origin
 
         enum Origin: Sendable {
-            case file(String)
+            case file(RootDirectory.File)
             case object(BucketRoot.Object, BucketRoot)
         }
     }
@@ -134,7 +134,7 @@ public final class ThumbService: Sendable {
         switch source {
         case .directory(let root):
             let file = try root.file(atURLPath: relative)
-            return Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file.path))
+            return Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file))
         case .bucket(let bucket):
             let object = try await bucket.object(atURLPath: relative)
             return Photo(
@@ -150,8 +150,11 @@ public final class ThumbService: Sendable {
         let maxBytes = configuration.policy.maxFileBytes
         let made = try await pool.run { [thumbnailer, metrics, digests] in
             switch photo.origin {
-            case .file(let path):
-                return try thumbnailer.thumbnail(file: path, width: width, options: options)
+            case .file(let file):
+                // The descriptor the root opened beneath itself: the name is never reopened.
+                return try thumbnailer.thumbnail(
+                    file: file.path, open: { _ in try file.opened.descriptor.duplicate() }, width: width,
+                    options: options)
             case .object(let object, let bucket):
                 // Downloaded once at most: to render (a miss), or to learn the digest of an
                 // object stored without a SHA-256 that this server has not seen yet.

@@ -73,6 +73,18 @@ struct RenderCommand: ParsableCommand {
     )
     var engine: RenderEngine = .auto
 
+    @Option(help: "Most recipients on one card (each is a back rendered at print size).")
+    var maxRecipients: Int = CardLimits.default.maxRecipients
+
+    @Option(help: ArgumentHelp("Longest message, in UTF-8 bytes.", valueName: "bytes"))
+    var maxMessageBytes: Int = CardLimits.default.maxMessageBytes
+
+    @Flag(
+        help:
+            "Let a spec's photo be any file this process can read; by default it must lie inside the input folder the spec was found in (symbolic links included)."
+    )
+    var allowPhotosOutsideInputs = false
+
     @OptionGroup var running: RunOptions
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
@@ -92,6 +104,12 @@ struct RenderCommand: ParsableCommand {
         guard (1...100).contains(quality) else {
             throw ValidationError("--quality must be from 1 to 100; received \(quality).")
         }
+        guard maxRecipients >= 1 else {
+            throw ValidationError("--max-recipients must be at least 1; received \(maxRecipients).")
+        }
+        guard maxMessageBytes >= 1 else {
+            throw ValidationError("--max-message-bytes must be at least 1; received \(maxMessageBytes).")
+        }
     }
 
     func run() throws {
@@ -103,14 +121,17 @@ struct RenderCommand: ParsableCommand {
         let renderer = CardRenderer(
             catalogue: catalogue,
             settings: CardRenderer.Settings(
-                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding, engine: engine))
+                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding, engine: engine),
+            limits: CardLimits(maxRecipients: maxRecipients, maxMessageBytes: maxMessageBytes))
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
         let cache = caching.open()
         let batch = CardBatch(
             renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache,
-            recordsDigests: running.run != nil, log: { Console.error($0) })
+            recordsDigests: running.run != nil, allowsPhotosOutsideInputs: allowPhotosOutsideInputs,
+            log: { Console.error($0) })
 
         var plan = CardBatch.plan(inputs)
+        try RunOptions.refuseClashes(plan.clashes)
         if let shard = running.shard { plan = plan.sharded(shard) { $0.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         if !quiet {

@@ -67,4 +67,16 @@ struct RunOptions: ParsableArguments {
         )
         throw ExitCode(75)
     }
+
+    /// Refuses a batch two of whose inputs would write files of the same name (exit 64, a
+    /// usage error, before anything is rendered), listing every clash. Decided from the
+    /// whole batch, so every shard of a run refuses alike.
+    static func refuseClashes(_ clashes: [String]) throws {
+        guard !clashes.isEmpty else { return }
+        for clash in clashes { Console.error("cardrender: \(clash)") }
+        Console.error(
+            "cardrender: \(clashes.count) output name(s) would be written twice; nothing was rendered. Rename the inputs, or render them into separate --out folders."
+        )
+        throw ExitCode(64)
+    }
 }

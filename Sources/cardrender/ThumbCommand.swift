@@ -132,6 +132,7 @@ struct ThumbCommand: ParsableCommand {
             thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options,
             recordsDigests: running.run != nil, log: { Console.error($0) })
         var plan = ThumbBatch.plan(inputs, into: out, format: format)
+        try RunOptions.refuseClashes(plan.clashes)
         if let shard = running.shard { plan = plan.sharded(shard) { $0.input.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
         let interrupt = Interrupt {

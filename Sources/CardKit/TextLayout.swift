@@ -1,0 +1,95 @@
+internal import CTextLayout
+import VipsKit
+
+/// Text laid out, checked and drawn by Pango (through cairo), for the message side.
+///
+/// The one Swift face of the `CTextLayout` C target. One layout gives the line count, the
+/// characters no font could draw and the pixels, so what is counted is what is printed.
+public struct TextLayout {
+    /// A laid-out block of text.
+    public struct Block {
+        /// Lines as laid out: the text's own breaks plus word wrapping.
+        public var lines: Int
+        /// The first character drawn as a box because no font of the chain has it.
+        public var missingCharacter: Unicode.Scalar?
+        /// The text of the first line wider than the wrap width (a word too long to wrap).
+        public var overflowingLine: String?
+        /// The logical box in pixels (its width is the wrap width when wrapping).
+        public var width: Int
+        public var height: Int
+        /// The drawn text (nil when only measured): straight colour and coverage, with the
+        /// logical box's top left at `origin` in them (swashes may overhang the box).
+        public var ink: (colour: VImage, alpha: VImage, origin: (x: Int, y: Int))?
+    }
+
+    /// How lines sit in the block; mirrored for right-to-left paragraphs.
+    public enum Alignment: Int32, Sendable {
+        case left = 0, centre = 1, right = 2
+    }
+
+    /// Registers font files with fontconfig once per process, so a font is loaded from its
+    /// own file whatever else the machine has.
+    /// - Throws: `TextLayoutError` when fontconfig cannot read one.
+    public static func register(fontFile: String) throws(TextLayoutError) {
+        guard CTextLayout_add_font_file(fontFile) == 0 else {
+            throw TextLayoutError(message: "\(fontFile): fontconfig cannot read this font file")
+        }
+    }
+
+    /// Lays out `text` (plain text, never markup) in the Pango font description `font`.
+    /// - Parameters:
+    ///   - wrapWidth: the block's width in pixels, lines wrapped by words; nil for one
+    ///     unwrapped block as wide as the text.
+    ///   - colour: sRGB ink, 0-255 per channel; colour glyphs (emoji) keep their colours.
+    ///   - draw: draw the pixels too; false only measures.
+    /// - Throws: `TextLayoutError` (invalid UTF-8, no surface), `VipsError`.
+    public static func layOut(
+        _ text: String, font: String, dpi: Int, wrapWidth: Int?, alignment: Alignment = .left,
+        colour: [Double] = [0, 0, 0], draw: Bool
+    ) throws -> Block {
+        var result = CTextLayout_Result()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = colour.withUnsafeBufferPointer { rgb in
+            CTextLayout_run(
+                text, font, Int32(dpi), Int32(wrapWidth ?? -1), alignment.rawValue, rgb.baseAddress, draw ? 1 : 0,
+                &result, &error, error.count)
+        }
+        defer { CTextLayout_free(&result) }
+        guard status == 0 else {
+            throw TextLayoutError(message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        var block = Block(
+            lines: Int(result.lines), missingCharacter: result.unknown_glyphs > 0 ? Unicode.Scalar(result.first_unknown) : nil,
+            overflowingLine: nil, width: Int(result.logical_width), height: Int(result.logical_height), ink: nil)
+        if result.overflow_start >= 0 {
+            let bytes = Array(text.utf8)
+            let start = min(Int(result.overflow_start), bytes.count)
+            let end = min(start + Int(result.overflow_length), bytes.count)
+            block.overflowingLine = String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        if draw, let pixels = result.pixels {
+            let (width, height) = (Int(result.width), Int(result.height))
+            let count = width * height
+            var colours = [UInt8](repeating: 0, count: count * 3)
+            var alphas = [UInt8](repeating: 0, count: count)
+            for index in 0..<count {
+                colours[3 * index] = pixels[4 * index]
+                colours[3 * index + 1] = pixels[4 * index + 1]
+                colours[3 * index + 2] = pixels[4 * index + 2]
+                alphas[index] = pixels[4 * index + 3]
+            }
+            block.ink = (
+                try VImage.fromEightBitPixels(colours, width: width, height: height, bands: 3),
+                try VImage.fromEightBitPixels(alphas, width: width, height: height, bands: 1),
+                (Int(result.origin_x), Int(result.origin_y))
+            )
+        }
+        return block
+    }
+}
+
+/// Pango or cairo could not lay out a text.
+public struct TextLayoutError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

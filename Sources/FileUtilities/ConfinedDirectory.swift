@@ -1,0 +1,96 @@
+internal import CFileUtilities
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A directory whose files are opened only from beneath it: a relative path, `..` and
+/// symbolic links included, must resolve inside the directory, or the open fails.
+///
+/// One step, no race: the kernel resolves the path with `openat2(RESOLVE_BENEATH)`, so a
+/// link swapped in between a check and an open cannot lead out (there is no separate
+/// check). Where `openat2` is missing (kernels before 5.6, or a seccomp filter that refuses
+/// it), the file is opened and then the path of the file actually opened
+/// (`/proc/self/fd/N`) is checked, so the decision is still about the open file. Opens are
+/// non-blocking (a FIFO cannot hang a worker) and must reach a regular file.
+public struct ConfinedDirectory: Sendable {
+    /// The directory as given.
+    public let path: String
+    /// Its real path (links resolved), without a trailing slash ("" for `/`).
+    public let realPath: String
+
+    /// Why a file could not be opened beneath the directory.
+    public enum OpenError: Error, Sendable, Equatable {
+        /// The path, or a link on it, leads outside the directory (or is absolute).
+        case outside
+        /// Not a regular file (a directory, a device, a FIFO).
+        case notRegularFile
+        /// The system's error (no such file, permission denied, ...).
+        case system(Errno)
+    }
+
+    /// - Throws: the system's error when `path` cannot be resolved.
+    public init(_ path: String) throws(Errno) {
+        guard let resolved = realpath(path, nil) else { throw Errno(rawValue: errno) }
+        defer { free(resolved) }
+        let text = String(cString: resolved)
+        self.path = path
+        realPath = text == "/" ? "" : text
+    }
+
+    /// Opens `relative` (a path relative to the directory) read-only.
+    /// - Throws: `OpenError`; `.outside` for an absolute path or one that leaves the directory.
+    public func open(_ relative: String) throws(OpenError) -> FileDescriptor {
+        guard !relative.hasPrefix("/") else { throw .outside }
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+        let directory = CFileUtilities_open_directory(realPath.isEmpty ? "/" : realPath)
+        guard directory >= 0 else { throw .system(Errno(rawValue: errno)) }
+        defer { close(directory) }
+        var descriptor = CFileUtilities_openat2(directory, relative, flags, CFileUtilities_resolve_beneath())
+        if descriptor < 0 {
+            let error = errno
+            switch error {
+            case EXDEV: throw .outside
+            case ENOSYS, EPERM:
+                descriptor = try openChecking(relative, flags: flags)
+            default: throw .system(Errno(rawValue: error))
+            }
+        }
+        let file = FileDescriptor(rawValue: descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            try? file.close()
+            throw .notRegularFile
+        }
+        return file
+    }
+
+    /// Without `openat2`: open, then check where the open file really is.
+    private func openChecking(_ relative: String, flags: Int32) throws(OpenError) -> Int32 {
+        let descriptor = Glibc.open(realPath + "/" + relative, flags)
+        guard descriptor >= 0 else { throw .system(Errno(rawValue: errno)) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        let opened = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        guard opened.hasPrefix(realPath + "/") else {
+            close(descriptor)
+            throw .outside
+        }
+        return descriptor
+    }
+
+    /// The path of `file` relative to `directory`, by their components as written (no
+    /// normalisation: `..` segments are left for the kernel to judge), or nil when `file`
+    /// is not written under `directory`.
+    public static func relative(_ file: String, to directory: String) -> String? {
+        let (filePath, directoryPath) = (FilePath(file), FilePath(directory))
+        if directoryPath.isEmpty || directoryPath == FilePath(".") {
+            return filePath.isAbsolute ? nil : filePath.string
+        }
+        guard filePath.starts(with: directoryPath) else { return nil }
+        var rest = filePath
+        for _ in directoryPath.components { rest.components.removeFirst() }
+        return rest.string
+    }
+}
