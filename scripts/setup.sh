@@ -15,6 +15,8 @@ packages=(
   nginx           # the shipped deploy/nginx config runs in front of two servers in a test
   slurmctld slurmd slurm-client munge   # a one-node Slurm cluster runs sharded batches in a test
   fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file
+  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # the fallback chain: other scripts, CJK, emoji in colour
+  libpango1.0-dev # Pango + cairo headers: the message side is laid out and drawn with them
 )
 missing=()
 for package in "${packages[@]}"; do

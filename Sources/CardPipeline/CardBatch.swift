@@ -188,12 +188,22 @@ public struct CardBatch: Sendable {
         }
     }
 
+    /// The one photo beside a sidecar spec given alone (`beach.card.json` -> `beach.jpg`),
+    /// or nil when there is none or more than one.
+    private static func sidecarPhoto(of specPath: String) -> String? {
+        let stem = String(specPath.dropLast(CardJob.specSuffix.count))
+        let candidates = InputWalker.imageExtensions.sorted().flatMap { [stem + "." + $0, stem + "." + $0.uppercased()] }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
     private func photo(for job: CardJob, spec: CardSpec) throws -> String {
         if let named = spec.photo, let specPath = job.spec {
             let path = FilePath(named)
             return path.isAbsolute ? named : FilePath(specPath).removingLastComponent().pushing(path).string
         }
         if let photo = job.photo { return photo }
+        if let specPath = job.spec, let sidecarPhoto = Self.sidecarPhoto(of: specPath) { return sidecarPhoto }
         throw CardSpecError.expected(
             "the photo's path (this spec has no photo beside it)", at: "photo", received: nil,
             in: job.spec ?? "defaults")

@@ -89,8 +89,6 @@ public struct ConfinedDirectory: Sendable {
             return filePath.isAbsolute ? nil : filePath.string
         }
         guard filePath.starts(with: directoryPath) else { return nil }
-        var rest = filePath
-        for _ in directoryPath.components { rest.components.removeFirst() }
-        return rest.string
+        return FilePath(root: nil, filePath.components.dropFirst(directoryPath.components.count)).string
     }
 }
