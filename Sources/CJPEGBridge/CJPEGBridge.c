@@ -77,7 +77,15 @@ static int exif_orientation(const uint8_t *segment, unsigned length) {
         uint32_t entry = ifd + 2 + 12 * i;
         if (entry + 12 > size) return 1;
         if (read16(tiff + entry, big) == 0x0112) {
-            unsigned value = read16(tiff + entry + 8, big);
+            // The standard stores it as SHORT (type 3); some writers use LONG (4) or the
+            // signed forms (8, 9). Read each by its type, in the file's byte order, as
+            // libvips (libexif) does, so the two paths turn such a photo alike. Any other
+            // type is malformed: no turn.
+            unsigned type = read16(tiff + entry + 2, big);
+            uint32_t value;
+            if (type == 3 || type == 8) value = read16(tiff + entry + 8, big);
+            else if (type == 4 || type == 9) value = read32(tiff + entry + 8, big);
+            else return 1;
             return value >= 1 && value <= 8 ? (int)value : 1;
         }
     }
