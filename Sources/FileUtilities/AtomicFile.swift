@@ -19,9 +19,12 @@ import SystemPackage
 /// destination (`write`), or linked straight to the destination, which fails if that
 /// exists (`create`: put-if-absent with no temporary name at all). File systems without
 /// `O_TMPFILE` get a named temporary file instead. Either way a temporary name is
-/// `.NAME.tmp-PID-RANDOM`: it carries its writer's process id, so `removeDeadTemporaries`
-/// can tell a dead writer's left-over (a kill between link and rename) from a live
-/// writer's file, and removes only the first.
+/// `.NAME.tmp-PID-HOST-RANDOM`: it carries its writer's process id and a tag of the
+/// machine and process namespace it runs in (`hostTag`), so `removeDeadTemporaries` can
+/// tell a dead writer's left-over (a kill between link and rename) from a live writer's
+/// file, and removes only the first. A pid means nothing on another host (a shared output
+/// folder on NFS, containers with their own pid namespaces): other hosts' files are
+/// removed only once they are an hour old.
 public enum AtomicFile {
     /// A file could not be written; names the file and the cause.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
@@ -83,23 +86,53 @@ public enum AtomicFile {
 
     // MARK: Temporary names
 
-    /// The temporary name for a file called `base` written by process `pid`.
-    static func temporaryName(for base: String, pid: pid_t) -> String {
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return ".\(base).tmp-\(pid)-\(random)"
+    /// Who wrote a temporary file: the host tag and the process id.
+    public struct Writer: Sendable, Equatable {
+        /// `AtomicFile.hostTag` of the writer's machine and pid namespace.
+        public let host: String
+        public let pid: pid_t
     }
 
-    /// The writer's process id if `name` is a temporary name made by `temporaryName`.
-    public static func owner(ofTemporary name: String) -> pid_t? {
+    /// This machine and pid namespace, as a short tag: a hash of the kernel's boot id (new
+    /// at every boot), the pid namespace and the host name. Two writers with the same tag
+    /// share a process table, so one can ask the kernel whether the other still runs.
+    public static let hostTag: String = {
+        func read(_ path: String) -> String {
+            (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        }
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = readlink("/proc/self/ns/pid", &buffer, buffer.count - 1)
+        let namespace = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        gethostname(&buffer, buffer.count - 1)
+        let hostname = String(cString: buffer)
+        // FNV-1a: a stable, dependency-free 64-bit hash; this is a name, not a secret.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (read("/proc/sys/kernel/random/boot_id") + "|" + namespace + "|" + hostname).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 36)
+    }()
+
+    /// The temporary name for a file called `base` written by process `pid` on this host.
+    static func temporaryName(for base: String, pid: pid_t, host: String = hostTag) -> String {
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return ".\(base).tmp-\(pid)-\(host)-\(random)"
+    }
+
+    /// The writer of `name` if it is a temporary name made by `temporaryName`.
+    public static func owner(ofTemporary name: String) -> Writer? {
         guard name.hasPrefix("."), let marker = name.ranges(of: ".tmp-").last else { return nil }
         let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[1].isEmpty, let pid = pid_t(parts[0]), pid > 0 else { return nil }
-        return pid
+        guard parts.count == 3, !parts[1].isEmpty, !parts[2].isEmpty, let pid = pid_t(parts[0]), pid > 0 else {
+            return nil
+        }
+        return Writer(host: String(parts[1]), pid: pid)
     }
 
-    /// Removes the temporary files in `directory` whose writer no longer runs (killed between
-    /// linking and renaming, or on a file system without `O_TMPFILE`), and any over an hour
-    /// old (process ids are reused). Files of live writers are kept.
+    /// Removes the temporary files in `directory` whose writer, on this host, no longer runs
+    /// (killed between linking and renaming, or on a file system without `O_TMPFILE`), and
+    /// any over an hour old (process ids are reused; other hosts' writers cannot be asked).
+    /// Files of live writers, and other hosts' recent files, are kept.
     /// - Returns: the names removed.
     @discardableResult
     public static func removeDeadTemporaries(in directory: String) -> [String] {
@@ -111,11 +144,11 @@ public enum AtomicFile {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            guard let owner = owner(ofTemporary: name), owner != getpid() else { continue }
+            guard let owner = owner(ofTemporary: name), owner != Writer(host: hostTag, pid: getpid()) else { continue }
             let path = directory + "/" + name
             var info = stat()
             let old = stat(path, &info) == 0 && now - info.st_mtim.tv_sec > 3600
-            let dead = kill(owner, 0) != 0 && errno == ESRCH
+            let dead = owner.host == hostTag && kill(owner.pid, 0) != 0 && errno == ESRCH
             if (dead || old) && unlink(path) == 0 { removed.append(name) }
         }
         return removed

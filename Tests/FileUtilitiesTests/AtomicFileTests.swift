@@ -47,15 +47,17 @@ import Testing
         }
     }
 
-    /// The names the writer really makes carry its pid, and the sweep reads them back.
-    @Test func temporaryNamesCarryTheWritersProcessId() {
+    /// The names the writer really makes carry its pid and host, and the sweep reads them back.
+    @Test func temporaryNamesCarryTheWritersProcessIdAndHost() {
         let name = AtomicFile.temporaryName(for: "beach.print.jpg", pid: 4242)
-        #expect(name.hasPrefix(".beach.print.jpg.tmp-4242-"))
-        #expect(AtomicFile.owner(ofTemporary: name) == 4242)
+        #expect(name.hasPrefix(".beach.print.jpg.tmp-4242-\(AtomicFile.hostTag)-"))
+        #expect(AtomicFile.owner(ofTemporary: name) == AtomicFile.Writer(host: AtomicFile.hostTag, pid: 4242))
         // A name with dashes and a .tmp- of its own still parses by its last marker.
         let tricky = AtomicFile.temporaryName(for: "a-b.tmp-c.jpg", pid: 77)
-        #expect(AtomicFile.owner(ofTemporary: tricky) == 77)
-        for other in ["beach.jpg", ".hidden", ".x.tmp-", ".x.tmp-12", ".x.tmp-abc-def", ".x.tmp--5-q", "x.tmp-12-ab"] {
+        #expect(AtomicFile.owner(ofTemporary: tricky)?.pid == 77)
+        for other in [
+            "beach.jpg", ".hidden", ".x.tmp-", ".x.tmp-12", ".x.tmp-abc-def", ".x.tmp--5-q", "x.tmp-12-ab", ".x.tmp-12-ab",
+        ] {
             #expect(AtomicFile.owner(ofTemporary: other) == nil, "\(other)")
         }
     }
@@ -78,6 +80,22 @@ import Testing
         }
         #expect(AtomicFile.removeDeadTemporaries(in: directory) == [deadName])
         #expect(names(directory) == [ownName, liveName, deadName].filter { $0 != deadName }.sorted() + ["d.jpg"])
+    }
+
+    /// A shared folder (NFS): another host's file in progress carries a pid that means
+    /// nothing here, so it is kept however that pid looks locally, until it is an hour old.
+    @Test func sweepKeepsOtherHostsFilesInProgress() throws {
+        let directory = try scratch()
+        let dead = try Self.finishedProcessID()
+        let foreign = AtomicFile.temporaryName(for: "a.jpg", pid: dead, host: "otherhost")
+        let foreignOld = AtomicFile.temporaryName(for: "b.jpg", pid: dead, host: "otherhost")
+        for name in [foreign, foreignOld] {
+            #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data([1])))
+        }
+        var times = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, directory + "/" + foreignOld, &times, 0) == 0)
+        #expect(AtomicFile.removeDeadTemporaries(in: directory) == [foreignOld])
+        #expect(names(directory) == [foreign])
     }
 
     /// The pid of a process that has exited (and been reaped).
