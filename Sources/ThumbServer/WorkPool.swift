@@ -52,8 +52,14 @@ public final class WorkPool: Service, Sendable {
             return true
         }
         guard admitted else { throw Overloaded() }
+        // Whoever moves the ticket out of `.queued` first owns the queue slot: the worker
+        // (it starts the job) or the caller (the job never ran: swift-nio throws
+        // `CancellationError` for a caller cancelled while queued, `ThreadPoolInactive` when
+        // the pool stopped). So the slot is given back exactly once, however the await ends.
+        let ticket = Ticket()
         do {
             return try await pool.runIfActive { [self] in
+                guard ticket.take(.running) else { throw CancellationError() }
                 state.withLock {
                     $0.queued -= 1
                     $0.busy += 1
@@ -65,10 +71,24 @@ public final class WorkPool: Service, Sendable {
                 }
                 return try body()
             }
-        } catch let error as NIOThreadPoolError.ThreadPoolInactive {
-            // The pool stopped before the job ran: it never left the queue.
-            state.withLock { $0.queued -= 1 }
+        } catch {
+            if ticket.take(.abandoned) { state.withLock { $0.queued -= 1 } }
             throw error
+        }
+    }
+
+    /// One admitted job's place: queued until the worker starts it or the caller gives up.
+    private final class Ticket: Sendable {
+        enum Phase { case queued, running, abandoned }
+        private let phase = Mutex(Phase.queued)
+
+        /// Moves a queued ticket to `next`; false when it had already left the queue.
+        func take(_ next: Phase) -> Bool {
+            phase.withLock { phase in
+                guard phase == .queued else { return false }
+                phase = next
+                return true
+            }
         }
     }
 

@@ -87,3 +87,41 @@ import ThumbServer
         try await client.shutdown()
     }
 }
+
+/// Callers cancelled while their job waits in the queue give their admission slot back
+/// (swift-nio throws `CancellationError` for them once a worker reaches their job): after
+/// twice as many such cancellations as there are slots, the pool still admits a full load.
+@Suite(.libvips) struct WorkPoolCancellationTests {
+    /// Waits, bounded, until the pool's own gauges say `queued` and `busy`.
+    static func waitFor(_ pool: WorkPool, queued: Int, busy: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (pool.load.queued, pool.load.busy) != (queued, busy) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(pool.load.queued == queued && pool.load.busy == busy)
+    }
+
+    @Test func cancelledCallersGiveTheirSlotsBack() async throws {
+        let pool = WorkPool(workers: 1, queueLimit: 2)
+        for _ in 0..<3 {
+            let gate = DispatchSemaphore(value: 0)
+            let holder = Task { try await pool.run { gate.wait() } }
+            try await Self.waitFor(pool, queued: 0, busy: 1)
+            let queued = (0..<2).map { _ in Task { try await pool.run { 1 } } }
+            try await Self.waitFor(pool, queued: 2, busy: 1)
+            for task in queued { task.cancel() }
+            gate.signal()
+            try await holder.value
+            for task in queued {
+                if case .success = await task.result { Issue.record("a cancelled job ran") }
+            }
+            try await Self.waitFor(pool, queued: 0, busy: 0)
+        }
+        // A full load (one running, two queued) is still admitted and runs.
+        let gate = DispatchSemaphore(value: 0)
+        let jobs = (0..<3).map { _ in Task { try await pool.run { gate.wait() } } }
+        try await Self.waitFor(pool, queued: 2, busy: 1)
+        for _ in jobs { gate.signal() }
+        for job in jobs { try await job.value }
+    }
+}
