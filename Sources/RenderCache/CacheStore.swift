@@ -26,7 +26,19 @@ public protocol CacheStore: Sendable {
     /// - Throws: `CacheError` when the store cannot be written.
     func remove(_ key: CacheKey) throws(CacheError)
 
+    /// Removes `object`, just returned by `get(key)` and found corrupt, from where it came
+    /// from (a layered store: that layer only).
+    /// - Throws: `CacheError` when the store cannot be written.
+    func removeCorrupt(_ key: CacheKey, object: [UInt8]) throws(CacheError)
+
     /// Every object with its size and last use.
     /// - Throws: `CacheError` when the store cannot be listed.
     func list() throws(CacheError) -> [StoredObject]
+}
+
+extension CacheStore {
+    /// A single store: the object is removed.
+    public func removeCorrupt(_ key: CacheKey, object: [UInt8]) throws(CacheError) {
+        try remove(key)
+    }
 }

@@ -24,32 +24,34 @@ public final class ContentCache: Sendable {
     /// The entry stored under `key`, verified; nil on a miss, a corrupt entry (removed) or
     /// a store that cannot be read (logged).
     public func entry(for key: CacheKey) -> CacheEntry? {
-        let object: [UInt8]?
-        do {
-            object = try store.get(key)
-        } catch {
-            log("cache: warning: \(error) Working without the cache for this item.")
-            count { $0.misses += 1 }
-            return nil
-        }
-        guard let object else {
-            count { $0.misses += 1 }
-            return nil
-        }
-        guard let entry = CacheEntry.decode(object) else {
-            try? store.remove(key)
-            log(
-                "cache: \(store.location): removed corrupt entry \(key) (size or digest did not match); it will be recomputed"
-            )
-            count {
-                $0.corrupt += 1
-                $0.misses += 1
+        // Twice at most: a corrupt copy in a near layer is removed and the shared one read.
+        for _ in 0..<2 {
+            let object: [UInt8]?
+            do {
+                object = try store.get(key)
+            } catch {
+                log("cache: warning: \(error) Working without the cache for this item.")
+                count { $0.misses += 1 }
+                return nil
             }
-            return nil
+            guard let object else {
+                count { $0.misses += 1 }
+                return nil
+            }
+            guard let entry = CacheEntry.decode(object) else {
+                try? store.removeCorrupt(key, object: object)
+                log(
+                    "cache: \(store.location): removed corrupt entry \(key) (size or digest did not match); it will be recomputed"
+                )
+                count { $0.corrupt += 1 }
+                continue
+            }
+            store.touch(key)
+            count { $0.hits += 1 }
+            return entry
         }
-        store.touch(key)
-        count { $0.hits += 1 }
-        return entry
+        count { $0.misses += 1 }
+        return nil
     }
 
     /// Stores `entry` under `key` unless it is there already.
@@ -73,7 +75,7 @@ public final class ContentCache: Sendable {
         do {
             try store(entry, for: key)
         } catch {
-            log("cache: warning: \(error) The result is not cached.")
+            log("cache: warning: \(error) The result is not stored there.")
         }
     }
 

@@ -136,6 +136,54 @@ struct SharedCacheTests {
         #expect(try await client.get(bucket: "cache", key: store.objectName(key)) != [1, 2, 3], "replaced")
     }
 
+    /// With the bucket down, what a node renders is still kept on its disk (near first, far
+    /// best effort): a rerun after the outage finds it without rendering.
+    @Test func anOutageKeepsTheNodesOwnCopies() async throws {
+        let server = try SeaweedServer()
+        var client = server.client()
+        try await server.createBucket("cache", with: client)
+        server.stop()
+        // A stopped server refuses at once; the client's connection pool would retry for
+        // the whole timeout on each attempt.
+        client.timeout = .seconds(2)
+        client.attempts = 1
+        let store = S3Store(client: client, bucket: "cache", prefix: "fleet")
+        let key = try CacheKey(inputDigest: "outage", recipe: ["width": 60], versions: "test")
+        let directory = try Fixtures.scratchDirectory("node-outage")
+        let (stored, again) = try await Tools.onWorkerThread {
+            let local = try LocalCache(directory: directory, shared: store)
+            let entry = CacheEntry(parts: [("image", Data([4, 5, 6]))], metadata: Data("{}".utf8))
+            let stored = (try? local.cache.store(entry, for: key)) != nil
+            let rerun = try LocalCache(directory: directory, shared: store)
+            return (stored, rerun.cache.entry(for: key)?.part("image"))
+        }
+        #expect(!stored, "the bucket's failure is reported")
+        #expect(again == Data([4, 5, 6]), "the disk kept it")
+    }
+
+    /// A corrupt copy on one node's disk is removed from that disk only: the good shared
+    /// object stays in the bucket for every other node, and this node reads it back.
+    @Test func aCorruptLocalCopyLeavesTheSharedObject() async throws {
+        let server = try SeaweedServer()
+        defer { server.stop() }
+        let client = server.client()
+        try await server.createBucket("cache", with: client)
+        let store = S3Store(client: client, bucket: "cache", prefix: "fleet")
+        let key = try CacheKey(inputDigest: "rotted", recipe: ["width": 60], versions: "test")
+        let directory = try Fixtures.scratchDirectory("node-rot")
+        let (served, otherNode) = try await Tools.onWorkerThread {
+            let local = try LocalCache(directory: directory, shared: store)
+            let entry = CacheEntry(parts: [("image", Data([7, 7, 7]))], metadata: Data("{}".utf8))
+            try local.cache.store(entry, for: key)
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: local.store.path(of: key)))
+            let served = local.cache.entry(for: key)?.part("image")
+            let other = try LocalCache(directory: try Fixtures.scratchDirectory("node-other"), shared: store)
+            return (served, other.cache.entry(for: key)?.part("image"))
+        }
+        #expect(served == Data([7, 7, 7]), "read from the bucket after the local copy was found corrupt")
+        #expect(otherNode == Data([7, 7, 7]), "the shared object is still there, whole")
+    }
+
     /// `cache stats|verify|gc --cache s3://...` reach the bucket: stats counts its objects
     /// and bytes beside the disk layer's, verify reads every object, removes a corrupt one
     /// and exits 1 (then 0), gc trims only the disk and leaves the bucket to its lifecycle
