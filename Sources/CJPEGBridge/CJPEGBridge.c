@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 
 /// libjpeg's error manager, extended with where to jump and what happened.
 typedef struct {
@@ -214,27 +215,69 @@ int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, in
     return 0;
 }
 
+/// A destination that owns its buffer: libjpeg-turbo's memory destination frees its first
+/// buffer when it grows but reports the live one only at the end, so an error after a
+/// growth left the caller holding a freed pointer (double free) and leaked the live one.
+/// Here the live buffer is always in `buffer`, grown by realloc, freed once by the caller.
+typedef struct {
+    struct jpeg_destination_mgr pub;
+    unsigned char *buffer;
+    size_t size;
+    size_t limit; // 0: none
+} growing_destination;
+
+static void growing_init(j_compress_ptr cinfo) {
+    growing_destination *dest = (growing_destination *)cinfo->dest;
+    dest->pub.next_output_byte = dest->buffer;
+    dest->pub.free_in_buffer = dest->size;
+}
+
+static boolean growing_empty(j_compress_ptr cinfo) {
+    // Called with the whole buffer full.
+    growing_destination *dest = (growing_destination *)cinfo->dest;
+    size_t used = dest->size, next = dest->size * 2;
+    if (dest->limit && next > dest->limit) next = dest->limit;
+    unsigned char *grown = next > used ? realloc(dest->buffer, next) : NULL;
+    if (!grown) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 20);
+    dest->buffer = grown;
+    dest->size = next;
+    dest->pub.next_output_byte = grown + used;
+    dest->pub.free_in_buffer = next - used;
+    return TRUE;
+}
+
+static void growing_term(j_compress_ptr cinfo) { (void)cinfo; }
+
 int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
-                           int full_chroma, int optimize, int dpi, uint8_t **output, size_t *output_size,
-                           char *message, size_t message_size) {
+                           int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
+                           size_t *output_size, char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     bridge_error error;
     install(&error, 0, message, message_size);
     cinfo.err = &error.base;
-    // libjpeg writes the buffer's address here (through the pointer), so after a longjmp
-    // it is read back from memory and freed.
-    struct {
-        unsigned char *destination;
-        unsigned long length;
-    } target = {NULL, 0};
+    growing_destination dest;
+    memset(&dest, 0, sizeof dest);
+    dest.pub.init_destination = growing_init;
+    dest.pub.empty_output_buffer = growing_empty;
+    dest.pub.term_destination = growing_term;
+    dest.limit = limit;
+    // A first guess of a tenth of the raw pixels (a q90 photo is about that), at least 16 KiB.
+    dest.size = (size_t)width * (size_t)height * 3 / 10;
+    if (dest.size < 16384) dest.size = 16384;
+    if (limit && dest.size > limit) dest.size = limit;
     *output = NULL;
+    dest.buffer = malloc(dest.size);
+    if (!dest.buffer) {
+        snprintf(message, message_size, "out of memory for the JPEG output");
+        return -1;
+    }
     if (setjmp(error.jump)) {
         jpeg_destroy_compress(&cinfo);
-        free(target.destination);
+        free(dest.buffer); // the live buffer, whatever growths came before
         return -1;
     }
     jpeg_create_compress(&cinfo);
-    jpeg_mem_dest(&cinfo, &target.destination, &target.length);
+    cinfo.dest = &dest.pub;
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = 3;
@@ -258,8 +301,9 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
         jpeg_write_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_compress(&cinfo);
+    size_t length = dest.size - dest.pub.free_in_buffer;
     jpeg_destroy_compress(&cinfo);
-    *output = target.destination;
-    *output_size = (size_t)target.length;
+    *output = dest.buffer;
+    *output_size = length;
     return 0;
 }

@@ -93,9 +93,11 @@ public enum JPEGCodec {
     ///   - fullChroma: 4:4:4 (else 4:2:0).
     ///   - optimize: optimised Huffman tables (smaller, slower).
     ///   - dotsPerInch: the JFIF density (0: none).
+    ///   - maxBytes: fail rather than write more than this (nil: no bound).
     /// - Throws: `Failure` with libjpeg's message.
     public static func encode(
-        _ image: MemoryImage, quality: Int, fullChroma: Bool, optimize: Bool, dotsPerInch: Int = 0
+        _ image: MemoryImage, quality: Int, fullChroma: Bool, optimize: Bool, dotsPerInch: Int = 0,
+        maxBytes: Int? = nil
     ) throws(Failure) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -103,7 +105,8 @@ public enum JPEGCodec {
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             CJPEGBridge_encode_rgb(
                 pixels.baseAddress, Int32(image.width), Int32(image.height), image.stride, Int32(quality),
-                fullChroma ? 1 : 0, optimize ? 1 : 0, Int32(dotsPerInch), &output, &size, &message, message.count)
+                fullChroma ? 1 : 0, optimize ? 1 : 0, Int32(dotsPerInch), maxBytes ?? 0, &output, &size, &message,
+                message.count)
         }
         guard status == 0, let output else {
             free(output)

@@ -112,3 +112,28 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// The encoder owns its output buffer: an encode that fails after the buffer has grown
+/// frees the live buffer once (libjpeg-turbo's memory destination would have freed the
+/// first buffer twice), and the next encodes are whole.
+@Suite struct JPEGEncodeFailureTests {
+    @Test func anEncodeFailingAfterItsBufferGrewIsAnError() throws {
+        let (width, height) = (1200, 900)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var state: UInt32 = 1
+        for index in pixels.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223  // noise: it compresses badly
+            pixels[index] = UInt8(truncatingIfNeeded: state >> 24)
+        }
+        let image = MemoryImage(width: width, height: height, pixels: pixels)
+        let whole = try JPEGCodec.encode(image, quality: 95, fullChroma: true, optimize: false)
+        #expect(whole.count > 400_000, "the first guess (a tenth of the pixels) had to grow: \(whole.count)")
+        for _ in 0..<20 {
+            #expect(throws: JPEGCodec.Failure.self) {
+                try JPEGCodec.encode(
+                    image, quality: 95, fullChroma: true, optimize: false, maxBytes: whole.count - 1000)
+            }
+        }
+        #expect(try JPEGCodec.encode(image, quality: 95, fullChroma: true, optimize: false) == whole)
+    }
+}

@@ -48,8 +48,10 @@ int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, in
 /// header giving `dpi` dots per inch (0: no density, aspect 1:1). The bytes are malloc'd
 /// into `*output` (free with free()), `*output_size` long.
 /// Returns 0, or -1 with libjpeg's message.
+/// `limit` bounds the output in bytes (0: none): an encode that would pass it fails with an
+/// error, after its buffer has grown (what the tests use to reach that error path).
 int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
-                           int full_chroma, int optimize, int dpi, uint8_t **output, size_t *output_size,
-                           char *message, size_t message_size);
+                           int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
+                           size_t *output_size, char *message, size_t message_size);
 
 #endif
