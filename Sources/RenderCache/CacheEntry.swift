@@ -71,9 +71,17 @@ public struct CacheEntry: Sendable, Equatable {
                 Header.self, from: Data(bytes[headerStart..<(headerStart + headerLength)]))
         else { return nil }
         let payload = Data(bytes[(headerStart + headerLength)...])
-        guard payload.count == header.metadataSize + header.parts.reduce(0, { $0 + $1.size }),
-            ContentDigest.of(payload) == header.sha256
-        else { return nil }
+        // Sizes come from a file another node may have written: each must be >= 0 and their
+        // sum must not overflow, or a digest-matching object could trap every reader.
+        var total = header.metadataSize
+        guard total >= 0 else { return nil }
+        for part in header.parts {
+            guard part.size >= 0 else { return nil }
+            let (sum, overflow) = total.addingReportingOverflow(part.size)
+            guard !overflow else { return nil }
+            total = sum
+        }
+        guard payload.count == total, ContentDigest.of(payload) == header.sha256 else { return nil }
         var offset = header.metadataSize
         var parts: [(name: String, data: Data)] = []
         for part in header.parts {
