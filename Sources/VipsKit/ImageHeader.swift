@@ -42,7 +42,9 @@ extension ImageData {
         Vips.requireStarted()
         return try withSource { source throws(ImageInputError) in
             guard let loader = vips_foreign_find_load_source(source) else {
-                vips_error_clear()
+                // libvips has put "source is not in a known format" in its process-wide error
+                // buffer. It is not cleared here: that would wipe the text of another worker's
+                // failure before it is read. `takeVipsError` leaves such lines out.
                 throw .unrecognised(file: name)
             }
             let nickname = String(cString: loader)

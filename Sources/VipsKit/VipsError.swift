@@ -54,17 +54,23 @@ func takeVipsError(_ operation: String, file: String?) -> VipsError {
         text = String(cString: buffer)
         g_free(buffer)
     }
-    let lines = text.split(separator: "\n").map(trimmed)
-    // Repeated lines (one per failed tile) say nothing new: keep the first few distinct.
+    return VipsError(operation: operation, file: file, message: vipsErrorDetail(text))
+}
+
+/// What of the error buffer's `text` is worth reporting: the first three distinct lines,
+/// without those that never explain a failure. Repeated lines (one per failed tile) say
+/// nothing new; "unable to write to target" only says the pipeline stopped (the cause is
+/// the line before); "is not in a known format" is left in the buffer by format probing
+/// (`acceptedFormat`, which reports unknown formats itself), maybe by another worker.
+func vipsErrorDetail(_ text: String) -> String {
     var seen: [String] = []
-    // "unable to write to target" only says the pipeline stopped; the cause is the line before.
-    for line in lines
+    for line in text.split(separator: "\n").map(trimmed)
     where !line.isEmpty && !seen.contains(line) && seen.count < 3
-        && !line.contains("unable to write to target")
+        && !line.contains("unable to write to target") && !line.contains("is not in a known format")
     {
         seen.append(line)
     }
-    return VipsError(operation: operation, file: file, message: seen.joined(separator: "; "))
+    return seen.joined(separator: "; ")
 }
 
 /// `text` without leading and trailing white space.
