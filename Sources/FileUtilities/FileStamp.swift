@@ -24,6 +24,15 @@ public struct FileStamp: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(info)
     }
 
+    /// A stamp from its parts.
+    public init(device: UInt64, inode: UInt64, size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
     init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

@@ -75,7 +75,7 @@ public final class ContentCache: Sendable {
         do {
             try store(entry, for: key)
         } catch {
-            log("cache: warning: \(error) The result is not stored there.")
+            log("cache: warning: \(error) The result is not cached.")
         }
     }
 

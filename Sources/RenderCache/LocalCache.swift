@@ -24,24 +24,27 @@ public struct LocalCache: Sendable {
     ///     and written through (see `LayeredStore`); the disk keeps its bound.
     ///   - log: receives a line per corrupt entry removed and per store failure.
     /// - Throws: `CacheError.unwritable` when the directory cannot be created.
+    ///   - maxMemoEntries: the most digest memos kept (see `DigestMemo`).
     public init(
-        directory: String, maxBytes: Int = 2 << 30, shared: (any CacheStore)? = nil,
+        directory: String, maxBytes: Int = 2 << 30, shared: (any CacheStore)? = nil, maxMemoEntries: Int = 100_000,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CacheError) {
         self.directory = directory
         let disk = try DiskStore(directory: directory)
         store = disk
         self.shared = shared
-        memo = try DigestMemo(directory: directory + "/memo")
+        memo = try DigestMemo(directory: directory + "/memo", maxEntries: maxMemoEntries)
         cache = ContentCache(store: shared.map { LayeredStore(near: disk, far: $0) } ?? disk, log: log)
         eviction = LeastRecentlyUsed(maxBytes: maxBytes)
         self.log = log
     }
 
-    /// Removes least recently used entries until the cache fits its bound; a failure is
-    /// logged and changes nothing.
+    /// Removes least recently used entries until the cache fits its bound, and the oldest
+    /// digest memos beyond theirs (`DigestMemo.prune`); a failure is logged and changes
+    /// nothing.
     @discardableResult
     public func collectGarbage() -> LeastRecentlyUsed.Collection? {
+        memo.prune()
         do {
             let collection = try eviction.collect(store)
             cache.countEvictions(collection.removed)

@@ -177,3 +177,24 @@ final class LogLines: Sendable {
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
+
+/// `memo/` holds one file per input file ever seen; garbage collection keeps it bounded,
+/// the most recently written memos kept.
+@Suite struct DigestMemoBoundTests {
+    @Test func collectionKeepsTheNewestMemos() throws {
+        let directory = NSTemporaryDirectory() + "memo-bound-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let local = try LocalCache(directory: directory, maxMemoEntries: 5)
+        for index in 0..<12 {
+            let stamp = FileStamp(device: 1, inode: UInt64(index), size: 10, modifiedSeconds: 0, modifiedNanoseconds: 0)
+            local.memo.remember(String(repeating: "a", count: 64), for: stamp)
+            // Written one after another: give each a distinct, increasing time.
+            var times = [timespec(tv_sec: 1_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000 + index, tv_nsec: 0)]
+            utimensat(AT_FDCWD, directory + "/memo/1-\(index)", &times, 0)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/memo").count == 12)
+        local.collectGarbage()
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory + "/memo").sorted()
+        #expect(kept == (7..<12).map { "1-\($0)" }.sorted())
+    }
+}
