@@ -23,7 +23,7 @@ public enum Gallery {
                 let verdict = card.quality?.rawValue ?? "?"
                 let dpi = card.effectiveDPI.map { String(Int($0.rounded())) } ?? "?"
                 tiles += """
-                    <figure class="\(verdict)"><a href="\(escape(outputs.print))"><img src="\(escape(outputs.small))" \
+                    <figure class="\(verdict)"><a href="\(link(outputs.print))"><img src="\(link(outputs.small))" \
                     alt="\(escape(card.input))" loading="lazy"></a>\(versos(card))<figcaption><b>\(escape(name(card.input)))</b>\
                     <span class="verdict">\(verdict) · \(dpi) dpi</span>\(card.frame.map { "<span>\(escape($0))</span>" } ?? "")\
                     \(card.warning.map { "<span class=\"warning\">\(escape($0))</span>" } ?? "")</figcaption></figure>
@@ -62,12 +62,29 @@ public enum Gallery {
     /// The backs' small images, each linking to its print file.
     private static func versos(_ card: CardOutcome) -> String {
         (card.versos ?? []).map { verso in
-            "<a href=\"\(escape(verso.print))\"><img class=\"verso\" src=\"\(escape(verso.small))\" alt=\"back\" loading=\"lazy\"></a>"
+            "<a href=\"\(link(verso.print))\"><img class=\"verso\" src=\"\(link(verso.small))\" alt=\"back\" loading=\"lazy\"></a>"
         }.joined()
     }
 
     private static func name(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// A relative file path as a link: each segment percent-encoded (RFC 3986: everything
+    /// but unreserved characters), so `a#1.jpg`, `50%.jpg`, `a?b.jpg` or a space are file
+    /// names, not a fragment, an escape or a query; then made safe for an attribute.
+    static func link(_ path: String) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in path.utf8 {
+            if unreserved.contains(byte) || byte == UInt8(ascii: "/") {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return escape(String(decoding: encoded, as: UTF8.self))
     }
 
     /// Text made safe for HTML content and attributes.

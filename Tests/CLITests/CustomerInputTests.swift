@@ -117,4 +117,27 @@ import VipsKit
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(FileManager.default.fileExists(atPath: output + "/via-link.print.jpg"))
     }
+
+    /// The gallery's links reach the files whatever their names: `#`, `%`, `?`, spaces and
+    /// accents are percent-encoded, so a browser asks for the file, not a fragment or a query.
+    @Test func galleryLinksReachFilesWithAnyName() throws {
+        let input = try Fixtures.scratchDirectory()
+        let names = ["a#1", "50%", "why?", "été 2024", "x&y"]
+        for name in names { try Synthetic.quadrants(input + "/\(name).jpg") }
+        let output = try Fixtures.scratchDirectory()
+        let run = try cardrender("render", input, "--out", output)
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
+        var links: [String] = []
+        for piece in html.components(separatedBy: "href=\"").dropFirst() {
+            links.append(String(piece.prefix { $0 != "\"" }))
+        }
+        #expect(links.count == names.count, "\(links)")
+        for link in links {
+            let unescaped = link.replacingOccurrences(of: "&amp;", with: "&")
+            #expect(!unescaped.contains("#") && !unescaped.contains("?") && !unescaped.contains(" "), "\(link)")
+            let path = try #require(unescaped.removingPercentEncoding)
+            #expect(FileManager.default.fileExists(atPath: output + "/" + path), "\(link) -> \(path)")
+        }
+    }
 }
