@@ -45,6 +45,21 @@ public struct S3Store: CacheStore {
         }
     }
 
+    /// Asks the store once whether it answers and accepts this node's credentials: a signed
+    /// `HeadObject` of a name that need not exist (a missing object is an answer). A failure
+    /// is recorded in `health`, so a node with a wrong secret and a warm disk cache is told
+    /// before its batch, not at its first miss (or never).
+    /// - Returns: the failure, or nil when the store answered.
+    public func probe() async -> S3Error? {
+        do throws(S3Error) {
+            _ = try await client.head(bucket: bucket, key: (prefix.isEmpty ? "" : prefix + "/") + "v1/probe")
+            return nil
+        } catch {
+            health.record(error)
+            return error
+        }
+    }
+
     /// Nothing: objects age out by the bucket's lifecycle rule (README: "Scaling out").
     public func touch(_ key: CacheKey) {}
 

@@ -94,7 +94,18 @@ struct CacheOptions: ParsableArguments {
     func open() -> LocalCache? {
         guard !noCache else { return nil }
         do {
-            return try LocalCache(directory: directory, maxBytes: cacheMaxSize.bytes, shared: sharedStore()) {
+            let shared = sharedStore()
+            if let shared {
+                // Probed before the batch: a node the store refuses (a wrong secret) or that
+                // cannot reach it is told now, and ends with the status `checkShared` gives,
+                // even when its disk layer answers every item.
+                if case .success(let error?) = S3Client.blocking({ await shared.probe() }) {
+                    Console.error(
+                        "cardrender: warning: the shared cache \(shared.location) \(error.isTransient ? "does not answer" : "refuses this node") (\(error)); working from the disk cache."
+                    )
+                }
+            }
+            return try LocalCache(directory: directory, maxBytes: cacheMaxSize.bytes, shared: shared) {
                 Console.error($0)
             }
         } catch {

@@ -71,7 +71,8 @@ struct SharedCacheTests {
         try await server.createBucket("cache", with: client)
         let input = try Self.photos("shared-in", count: 4, width: 200)
         let outA = try Fixtures.scratchDirectory("out-a")
-        let first = try await thumb(server, node: try Fixtures.scratchDirectory("node-a"), input: input, output: outA)
+        let nodeA = try Fixtures.scratchDirectory("node-a")
+        let first = try await thumb(server, node: nodeA, input: input, output: outA)
         #expect(first.run.status == 0, "\(first.run.stderr)")
         #expect(first.summary?.written == 4 && first.summary?.cached == 0)
         let stored = try await client.list(bucket: "cache", prefix: "fleet/v1/")
@@ -97,6 +98,15 @@ struct SharedCacheTests {
         #expect(wrong.run.status == 1)
         #expect(wrong.run.stderr.contains("AWS_SECRET_ACCESS_KEY"), "\(wrong.run.stderr)")
         #expect(!wrong.run.stderr.contains("wrong-secret-4242") && !wrong.run.stdoutText.contains("wrong-secret-4242"))
+
+        // A wrong secret on a node whose disk already holds every thumbnail: no miss ever
+        // reaches the store, yet the node is told before its batch and exits 1.
+        let warm = try await thumb(
+            server, node: nodeA, input: input, output: try Fixtures.scratchDirectory("out-warm"),
+            secret: "wrong-secret-4242")
+        #expect(warm.summary?.cached == 4, "\(warm.run.stderr)")
+        #expect(warm.run.status == 1, "\(warm.run.stderr)")
+        #expect(warm.run.stderr.contains("refuses this node"), "\(warm.run.stderr)")
 
         // The store gone mid-run (stopped by pid): the thumbnails are still made and the
         // exit status is 75, so that a scheduler runs the shard again.
