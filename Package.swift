@@ -3,7 +3,10 @@ import PackageDescription
 
 // The C targets are compiled optimised in every configuration: the kernels are the hot path,
 // and a debug test build that ran them at -O0 measured nothing like what ships.
-let optimisedC: [CSetting] = [.unsafeFlags(["-O2"])]
+// Warnings are errors in our own targets (C and Swift) in every build, so the test build is
+// the warnings check and CI needs no third build; dependencies are not affected.
+let optimisedC: [CSetting] = [.unsafeFlags(["-O2", "-Werror"])]
+let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
 // Linux only: the code calls Glibc directly (O_TMPFILE, /proc/self, mallopt) and is built
 // and tested on Debian 12; no Apple platform is declared because none is built.
@@ -162,3 +165,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target of ours, tests included, builds with warnings as errors.
+let cTargets: Set<String> = ["CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout"]
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSwift
+}

@@ -4,11 +4,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 [[ -d ../shared/corpus ]] || echo "test: ../shared/corpus is absent: real-photo tests will be skipped" >&2
-swift build --build-tests
+started=$SECONDS
+swift build --build-tests   # our targets: warnings are errors (Package.swift)
+echo "test: debug build took $((SECONDS - started)) s" >&2
+started=$SECONDS
 bash scripts/package.sh   # the installable artifact (static Swift runtime); its tests run below
+echo "test: release artifact took $((SECONDS - started)) s" >&2
+started=$SECONDS
 # The deployment suites (a Slurm cluster, nginx with two servers, S3 roots and caches, the
 # installed artifact) load both cores for minutes; they run after the rest, so that the
 # in-process server tests never share the machine with them.
 deployment="SlurmRunTests|NginxFleetTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
 swift test --skip-build --skip "$deployment"
 swift test --skip-build --filter "$deployment"
+echo "test: the tests took $((SECONDS - started)) s" >&2

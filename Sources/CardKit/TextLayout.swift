@@ -56,10 +56,12 @@ public struct TextLayout {
         }
         defer { CTextLayout_free(&result) }
         guard status == 0 else {
-            throw TextLayoutError(message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw TextLayoutError(
+                message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         var block = Block(
-            lines: Int(result.lines), missingCharacter: result.unknown_glyphs > 0 ? Unicode.Scalar(result.first_unknown) : nil,
+            lines: Int(result.lines),
+            missingCharacter: result.unknown_glyphs > 0 ? Unicode.Scalar(result.first_unknown) : nil,
             overflowingLine: nil, width: Int(result.logical_width), height: Int(result.logical_height), ink: nil)
         if result.overflow_start >= 0 {
             let bytes = Array(text.utf8)

@@ -87,7 +87,8 @@ public struct CardBatch: Sendable {
             outcome.input = photoPath
             let rendering = CachedRendering(cache: cache, maxBytes: renderer.settings.policy.maxFileBytes)
             let result = try rendering.run(
-                path: photoPath, open: spec.photo == nil || allowsPhotosOutsideInputs ? nil : { _ in try openConfined(job, spec: spec) },
+                path: photoPath,
+                open: spec.photo == nil || allowsPhotosOutsideInputs ? nil : { _ in try openConfined(job, spec: spec) },
                 key: { digest, cache in
                     try CacheKey(
                         inputDigest: digest, recipe: CardRecipe(spec: spec, renderer: renderer, memo: cache.memo),
@@ -192,8 +193,10 @@ public struct CardBatch: Sendable {
     /// or nil when there is none or more than one.
     private static func sidecarPhoto(of specPath: String) -> String? {
         let stem = String(specPath.dropLast(CardJob.specSuffix.count))
-        let candidates = InputWalker.imageExtensions.sorted().flatMap { [stem + "." + $0, stem + "." + $0.uppercased()] }
-            .filter { FileManager.default.fileExists(atPath: $0) }
+        let candidates = InputWalker.imageExtensions.sorted().flatMap {
+            [stem + "." + $0, stem + "." + $0.uppercased()]
+        }
+        .filter { FileManager.default.fileExists(atPath: $0) }
         return candidates.count == 1 ? candidates[0] : nil
     }
 

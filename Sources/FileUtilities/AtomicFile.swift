@@ -102,9 +102,10 @@ public enum AtomicFile {
         }
         var buffer = [CChar](repeating: 0, count: 256)
         let count = readlink("/proc/self/ns/pid", &buffer, buffer.count - 1)
-        let namespace = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let namespace =
+            count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         gethostname(&buffer, buffer.count - 1)
-        let hostname = String(cString: buffer)
+        let hostname = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // FNV-1a: a stable, dependency-free 64-bit hash; this is a name, not a secret.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in (read("/proc/sys/kernel/random/boot_id") + "|" + namespace + "|" + hostname).utf8 {

@@ -145,7 +145,8 @@ struct ServeCommand: AsyncParsableCommand {
             let shared = caching.sharedStore(health: S3Health(recoverAfter: .seconds(30)))
             if let shared, let problem = await shared.probe() {
                 logger.warning(
-                    "the shared cache \(shared.location) \(problem.isTransient ? "does not answer" : "refuses this server") (\(problem)); serving from the disk cache meanwhile")
+                    "the shared cache \(shared.location) \(problem.isTransient ? "does not answer" : "refuses this server") (\(problem)); serving from the disk cache meanwhile"
+                )
             }
             let store = try LocalCache(
                 directory: caching.directory, maxBytes: caching.cacheMaxSize.bytes, shared: shared

@@ -25,7 +25,9 @@ import VipsKit
         try Synthetic.quadrants(input + "/y/a.jpg", width: 96)
         try Synthetic.quadrants(input + "/x/b.jpg")
         try Synthetic.quadrants(input + "/x/b.verso-1.jpg")
-        try write(#"{"version": 1, "recipients": [{"name": "A", "address1": "1 rue", "postcode": "1", "city": "P", "country": "F"}]}"#, to: input + "/x/b.card.json")
+        try write(
+            #"{"version": 1, "recipients": [{"name": "A", "address1": "1 rue", "postcode": "1", "city": "P", "country": "F"}]}"#,
+            to: input + "/x/b.card.json")
         let cases: [[String]] = [
             ["render", input + "/x"],
             ["render", input + "/x/a.jpg", input + "/y/a.jpg"],
@@ -73,7 +75,7 @@ import VipsKit
         let both = try Fixtures.scratchDirectory()
         let second = try cardrender("render", input + "/beach.jpg", input + "/beach.card.json", "--out", both)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(Fixtures.files(under: both).filter { $0.hasSuffix(".print.jpg") } .count == 1)
+        #expect(Fixtures.files(under: both).filter { $0.hasSuffix(".print.jpg") }.count == 1)
     }
 
     /// A spec's photo must lie inside the input folder it was found in: `..`, an absolute
@@ -88,14 +90,18 @@ import VipsKit
         try Synthetic.quadrants(other + "/x.jpg")
         try Synthetic.quadrants(orders + "/inner/mine.jpg")
         try FileManager.default.createSymbolicLink(atPath: orders + "/link.jpg", withDestinationPath: other + "/x.jpg")
-        try FileManager.default.createSymbolicLink(atPath: orders + "/good-link.jpg", withDestinationPath: "inner/mine.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: orders + "/good-link.jpg", withDestinationPath: "inner/mine.jpg")
         try write(#"{"version": 1, "photo": "../other-order/x.jpg"}"#, to: orders + "/up.card.json")
         try write(#"{"version": 1, "photo": "\#(other)/x.jpg"}"#, to: orders + "/absolute.card.json")
         try write(#"{"version": 1, "photo": "link.jpg.missing/../link.jpg"}"#, to: orders + "/tricky.card.json")
         try write(#"{"version": 1, "photo": "inner/../inner/mine.jpg"}"#, to: orders + "/inside.card.json")
         try write(#"{"version": 1, "photo": "../good-link.jpg"}"#, to: orders + "/inner/linked.card.json")
         // link.jpg itself is walked as a photo of the folder: keep it out of this batch.
-        let specs = ["up", "absolute", "tricky", "inside"].map { orders + "/\($0).card.json" } + [orders + "/inner/linked.card.json"]
+        let specs =
+            ["up", "absolute", "tricky", "inside"].map { orders + "/\($0).card.json" } + [
+                orders + "/inner/linked.card.json"
+            ]
         let output = try Fixtures.scratchDirectory()
         let run = try ThumbCommandTests.run(["render"] + specs + ["--out", output])
         #expect(run.status == 1, "\(run.stderr)")

@@ -12,7 +12,9 @@ import VipsKit
     /// A JPEG of `path` with an APP1 Exif segment holding only Orientation = `value`,
     /// stored with `type` (3 SHORT, 4 LONG) in big- or little-endian order.
     static func withOrientation(_ jpeg: Data, value: UInt32, type: UInt16, bigEndian: Bool) -> Data {
-        func bytes16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xff)] : [UInt8(v & 0xff), UInt8(v >> 8)] }
+        func bytes16(_ v: UInt16) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8), UInt8(v & 0xff)] : [UInt8(v & 0xff), UInt8(v >> 8)]
+        }
         func bytes32(_ v: UInt32) -> [UInt8] {
             let big = [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)]
             return bigEndian ? big : big.reversed()

@@ -35,7 +35,9 @@ import VipsKit
         for text in Self.messages {
             let block = try VersoRenderer().layOut(
                 CardMessage(text: text, font: font, size: 14), areaWidth: 900, dpi: 300, specFile: "v", draw: false)
-            #expect(block.missingCharacter == nil, "\(font): \(text): U+\(String(block.missingCharacter?.value ?? 0, radix: 16))")
+            #expect(
+                block.missingCharacter == nil,
+                "\(font): \(text): U+\(String(block.missingCharacter?.value ?? 0, radix: 16))")
             #expect(block.lines == 1, "\(font): \(text)")
         }
     }
@@ -47,10 +49,12 @@ import VipsKit
         let message = #expect(throws: CardSpecError.self) {
             try back(CardMessage(text: "Salut \u{F0000} !"))
         }
-        #expect(message?.description.hasPrefix("v.card.json: message.text: has the character U+F0000") == true,
+        #expect(
+            message?.description.hasPrefix("v.card.json: message.text: has the character U+F0000") == true,
             "\(message?.description ?? "")")
         let first = Recipient(name: "A", address1: "1 rue", postcode: "75001", city: "Paris", country: "France")
-        let second = Recipient(name: "B", address1: "2 rue", postcode: "69001", city: "Lyon \u{10FFFD}", country: "France")
+        let second = Recipient(
+            name: "B", address1: "2 rue", postcode: "69001", city: "Lyon \u{10FFFD}", country: "France")
         let address = #expect(throws: CardSpecError.self) { try back(nil, recipients: [first, second]) }
         #expect(address?.field == "recipients[1].city")
         #expect(address?.description.contains("U+10FFFD") == true)

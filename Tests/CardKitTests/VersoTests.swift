@@ -139,7 +139,8 @@ import VipsKit
         let referenceImage = try Fixtures.load(directory + "/reference.png")
         let ours = try #require(try mask.inkBox(background: [0], threshold: 60))
         let reference = try #require(try referenceImage.inkBox(background: [0], threshold: 60))
-        #expect(abs(ours.width - reference.width) <= 2 && abs(ours.height - reference.height) <= 2, "\(ours) \(reference)")
+        #expect(
+            abs(ours.width - reference.width) <= 2 && abs(ours.height - reference.height) <= 2, "\(ours) \(reference)")
         // With the tags printed the line is much wider than the same words without them.
         let plain = try VersoRenderer().layOut(
             CardMessage(text: "À bientôt, l'été & Noël", font: .serif, size: 14), areaWidth: 2000, dpi: 300,

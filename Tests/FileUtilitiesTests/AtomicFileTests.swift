@@ -56,7 +56,8 @@ import Testing
         let tricky = AtomicFile.temporaryName(for: "a-b.tmp-c.jpg", pid: 77)
         #expect(AtomicFile.owner(ofTemporary: tricky)?.pid == 77)
         for other in [
-            "beach.jpg", ".hidden", ".x.tmp-", ".x.tmp-12", ".x.tmp-abc-def", ".x.tmp--5-q", "x.tmp-12-ab", ".x.tmp-12-ab",
+            "beach.jpg", ".hidden", ".x.tmp-", ".x.tmp-12", ".x.tmp-abc-def", ".x.tmp--5-q", "x.tmp-12-ab",
+            ".x.tmp-12-ab",
         ] {
             #expect(AtomicFile.owner(ofTemporary: other) == nil, "\(other)")
         }

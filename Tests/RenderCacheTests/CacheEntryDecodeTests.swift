@@ -11,7 +11,9 @@ import Testing
     static func object(header: String, payload: [UInt8]) -> [UInt8] {
         let json = Array(header.replacingOccurrences(of: "DIGEST", with: ContentDigest.of(payload)).utf8)
         let length = UInt32(json.count)
-        return CacheEntry.magic + [UInt8(length & 0xff), UInt8(length >> 8 & 0xff), UInt8(length >> 16 & 0xff), UInt8(length >> 24)]
+        return CacheEntry.magic + [
+            UInt8(length & 0xff), UInt8(length >> 8 & 0xff), UInt8(length >> 16 & 0xff), UInt8(length >> 24),
+        ]
             + json + payload
     }
 
@@ -53,7 +55,9 @@ import Testing
                 text = text.replacingOccurrences(of: field, with: "\(name):\(numbers[next(numbers.count)])")
                 bytes = Array(text.utf8)
                 // Fix the header length so the JSON is read and only the numbers lie.
-                if let start = text.range(of: "{")?.lowerBound, let end = text.range(of: "\"}", options: .backwards)?.upperBound {
+                if let start = text.range(of: "{")?.lowerBound,
+                    let end = text.range(of: "\"}", options: .backwards)?.upperBound
+                {
                     let json = Array(text[start..<end].utf8)
                     let payload = Array(good.suffix(305))
                     bytes = Self.object(header: String(decoding: json, as: UTF8.self), payload: payload)

@@ -17,7 +17,8 @@ import VipsKit
         let file = try directory.file(atURLPath: "a.jpg")
         // After the check, the name becomes a link leading out of the root.
         try FileManager.default.removeItem(atPath: root + "/a.jpg")
-        try FileManager.default.createSymbolicLink(atPath: root + "/a.jpg", withDestinationPath: outside + "/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/a.jpg", withDestinationPath: outside + "/secret.jpg")
         let thumbnailer = CachedThumbnailer(thumbnailer: Thumbnailer(maxWidth: 4096), cache: nil)
         let made = try thumbnailer.thumbnail(
             file: file.path, open: { _ in try file.opened.descriptor.duplicate() }, width: 500)
