@@ -36,7 +36,7 @@ cp README.md "$prefix/share/cardrender/README.md"
 # The .deb: /opt/cardrender (the same layout), /usr/bin/cardrender, the systemd unit.
 version="$("$prefix/bin/cardrender" --version | awk '{print $2}')"
 arch="$(dpkg --print-architecture)"
-fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond"
+fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji"
 # The libraries the binary itself names (DT_NEEDED), not what they pull in: their own
 # packages depend on the rest.
 needed="$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"

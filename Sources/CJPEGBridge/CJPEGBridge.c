@@ -271,9 +271,13 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
         snprintf(message, message_size, "out of memory for the JPEG output");
         return -1;
     }
+    // Read after a longjmp through a volatile pointer: `dest` changes (realloc) after setjmp,
+    // and an optimising compiler may otherwise hand the handler the value it had at setjmp,
+    // a buffer realloc already freed (C11 7.13.2.1; seen as a double free at -O2).
+    growing_destination *volatile live = &dest;
     if (setjmp(error.jump)) {
         jpeg_destroy_compress(&cinfo);
-        free(dest.buffer); // the live buffer, whatever growths came before
+        free(live->buffer); // the live buffer, whatever growths came before
         return -1;
     }
     jpeg_create_compress(&cinfo);

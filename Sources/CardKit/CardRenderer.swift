@@ -72,11 +72,12 @@ public struct CardRenderer: Sendable {
     ///   photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
-        // The spec's own limits and its text first: a card refused for its spec costs no decode.
+        let header = try photo.header(policy: settings.policy)
+        // The spec's limits and its text before any pixel work: a card refused for its spec
+        // costs no decode (the photo's header, read just above, is checked first).
         try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)
         try VersoRenderer().check(
             message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
-        let header = try photo.header(policy: settings.policy)
         let frame = try resolveFrame(spec, specFile: specFile)
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
         let effect = spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal

@@ -52,7 +52,10 @@ struct InstalledArtifactTests {
         let deb = try #require(InstalledArtifact.deb, "package.sh writes a .deb beside the install")
         let info = try Tools.run("/usr/bin/dpkg-deb", ["--field", deb, "Depends"])
         #expect(info.status == 0, "\(info.stderr)")
-        for package in ["libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript"] {
+        for package in [
+            "libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript", "fonts-noto-color-emoji",
+            "libpangocairo-1.0-0",
+        ] {
             #expect(info.stdoutText.contains(package), "Depends: \(info.stdoutText)")
         }
         let contents = try Tools.run("/usr/bin/dpkg-deb", ["--contents", deb])
