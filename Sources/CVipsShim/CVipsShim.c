@@ -166,15 +166,6 @@ int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, 
     return vips_ifthenelse(cond, in1, in2, out, "blend", TRUE, NULL);
 }
 
-int CVipsShim_text(VipsImage **out, const char *text, const char *font, const char *fontfile,
-                   int width, VipsAlign align, int dpi) {
-    if (width > 0)
-        return vips_text(out, text, "font", font, "fontfile", fontfile, "width", width, "align",
-                         align, "dpi", dpi, NULL);
-    return vips_text(out, text, "font", font, "fontfile", fontfile, "align", align, "dpi", dpi,
-                     NULL);
-}
-
 int CVipsShim_black(VipsImage **out, int width, int height, int bands) {
     return vips_black(out, width, height, "bands", bands, NULL);
 }

@@ -2,52 +2,6 @@ internal import CVips
 internal import CVipsShim
 
 extension VImage {
-    /// How text lines sit in their box.
-    public enum TextAlignment: Sendable {
-        case left, centre, right
-    }
-
-    /// Renders `text` as a one-band 8-bit mask (255 = ink). The text is Pango markup: escape
-    /// it with `VImage.escapingMarkup` unless markup is meant.
-    /// - Parameters:
-    ///   - font: a Pango description, e.g. `Liberation Sans 14` (size in points).
-    ///   - fontFile: the font file loaded for this text, so output never depends on the
-    ///     fonts a machine happens to have.
-    ///   - width: wrap width in pixels, 0 for none.
-    ///   - dpi: resolution the point size is rendered at.
-    /// libvips: `vips_text`.
-    public static func text(
-        _ text: String, font: String, fontFile: String, width: Int = 0, alignment: TextAlignment = .left, dpi: Int
-    ) throws(VipsError) -> VImage {
-        Vips.requireStarted()
-        let align: VipsAlign =
-            switch alignment {
-            case .left: VIPS_ALIGN_LOW
-            case .centre: VIPS_ALIGN_CENTRE
-            case .right: VIPS_ALIGN_HIGH
-            }
-        var output: UnsafeMutablePointer<VipsImage>?
-        try vipsCall("text", file: fontFile) {
-            CVipsShim_text(&output, text, font, fontFile, Int32(width), align, Int32(dpi))
-        }
-        guard let output else { throw takeVipsError("text", file: fontFile) }
-        return VImage(owning: output, origin: nil)
-    }
-
-    /// `text` with `&`, `<` and `>` escaped, so Pango prints what a customer typed.
-    public static func escapingMarkup(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-
     /// A `width` x `height` 8-bit image of one `colour` (one value per band), computed on
     /// demand (`drawingRectangles` copies it into memory).
     /// libvips: `vips_black`, `vips_linear`.

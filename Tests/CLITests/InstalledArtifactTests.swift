@@ -53,7 +53,8 @@ struct InstalledArtifactTests {
         let info = try Tools.run("/usr/bin/dpkg-deb", ["--field", deb, "Depends"])
         #expect(info.status == 0, "\(info.stderr)")
         for package in [
-            "libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript", "fonts-noto-color-emoji",
+            "libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript",
+            "fonts-noto-color-emoji",
             "libpangocairo-1.0-0",
         ] {
             #expect(info.stdoutText.contains(package), "Depends: \(info.stdoutText)")

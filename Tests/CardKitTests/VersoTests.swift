@@ -122,6 +122,12 @@ import VipsKit
         }
     }
 
+    /// `text` with `&`, `<` and `>` escaped, as the `vips text` CLI (Pango markup) needs.
+    static func escapingMarkup(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
     /// Markup characters are printed as typed, and accented text matches the same text
     /// rendered with the font directly by the `vips` CLI (escaped, as Pango needs): the same
     /// ink box within 2 pixels.
@@ -133,7 +139,7 @@ import VipsKit
         let mask = try #require(block.ink).alpha
         let directory = try Fixtures.scratchDirectory()
         try Tools.vips(
-            "text", directory + "/reference.png", VImage.escapingMarkup(text), "--font", "EB Garamond 12 14",
+            "text", directory + "/reference.png", Self.escapingMarkup(text), "--font", "EB Garamond 12 14",
             "--fontfile",
             CardMessage.Font.serif.file, "--dpi", "300")
         let referenceImage = try Fixtures.load(directory + "/reference.png")

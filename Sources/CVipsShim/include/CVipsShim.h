@@ -5,8 +5,7 @@
 // variadic functions. Each wrapper here calls one libvips operation with a fixed set of
 // arguments. Besides the call, a wrapper only packages arguments: a C array of doubles
 // becomes the `VipsArrayDouble` or matrix image the operation takes, an interpolator's name
-// the `VipsInterpolate` (each made before the call and released after it), and `text` leaves out `width` when it is 0 (libvips has no
-// neutral value for it). Where a wrapper fixes an option, its comment says so (TIFF:
+// the `VipsInterpolate` (each made before the call and released after it). Where a wrapper fixes an option, its comment says so (TIFF:
 // deflate, resolution in inches). Functions are named `CVipsShim_<libvips nickname>`,
 // with a suffix where one operation is wrapped in a fixed form (`copy_resolution`,
 // `ifthenelse_blend`); each returns what libvips returns (0 or a pointer on success, -1
@@ -132,11 +131,6 @@ int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean s
 
 /// vips_ifthenelse with `blend`: in1 x c/255 + in2 x (1 - c/255) per pixel (8-bit fast path).
 int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out);
-
-/// vips_text: a one-band 8-bit mask of `text` (Pango markup) in `font` from `fontfile`,
-/// wrapped at `width` pixels (0: no wrapping), aligned, at `dpi`.
-int CVipsShim_text(VipsImage **out, const char *text, const char *font, const char *fontfile,
-                   int width, VipsAlign align, int dpi);
 
 /// vips_black: `bands` bands of zeros.
 int CVipsShim_black(VipsImage **out, int width, int height, int bands);
