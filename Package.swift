@@ -56,7 +56,7 @@ let package = Package(
         // The message side's text: layout, coverage of every character, drawing.
         .target(
             name: "CTextLayout", dependencies: ["CPango"], cSettings: optimisedC,
-            linkerSettings: [.linkedLibrary("fontconfig")]),
+            linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0")]),
         .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPixelKernels"]),
         .target(
             name: "VipsKit",

@@ -2,28 +2,45 @@
 
 #include <pango/pangocairo.h>
 #include <fontconfig/fontconfig.h>
+#include <pango/pangofc-fontmap.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static PangoFontMap *font_map; // made once, under `lock`, and kept for the process
+// Made once, under `lock`, and kept for the process: a font map over a fontconfig
+// configuration of our own. Adding the message fonts to it never touches the process's
+// default configuration, which libvips and librsvg read from other threads.
+static PangoFontMap *font_map;
+static FcConfig *config;
+
+/// The font map and its configuration, made on first use; call under `lock`.
+static int ensure_font_map(void) {
+    if (font_map) return 0;
+    config = FcInitLoadConfigAndFonts();
+    if (!config) return -1;
+    font_map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+    if (!font_map) return -1;
+    pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(font_map), config);
+    return 0;
+}
 
 int CTextLayout_add_font_file(const char *path) {
     pthread_mutex_lock(&lock);
-    // fontconfig keeps a set of application fonts; adding one twice is harmless but
-    // rescans the file, so remember what was added.
+    // Adding one twice is harmless but rescans the file, so remember what was added.
     static char *added[64];
     static int count;
-    int result = 0, known = 0;
+    int result = ensure_font_map(), known = 0;
     for (int index = 0; index < count; index++)
         if (strcmp(added[index], path) == 0) known = 1;
-    if (!known) {
-        if (!FcConfigAppFontAddFile(FcConfigGetCurrent(), (const FcChar8 *)path))
+    if (result == 0 && !known) {
+        if (!FcConfigAppFontAddFile(config, (const FcChar8 *)path)) {
             result = -1;
-        else if (count < 64)
-            added[count++] = strdup(path);
+        } else {
+            pango_fc_font_map_config_changed(PANGO_FC_FONT_MAP(font_map));
+            if (count < 64) added[count++] = strdup(path);
+        }
     }
     pthread_mutex_unlock(&lock);
     return result;
@@ -127,7 +144,11 @@ int CTextLayout_run(const char *text, const char *font, int dpi, int wrap_width,
         return -1;
     }
     pthread_mutex_lock(&lock);
-    if (!font_map) font_map = pango_cairo_font_map_new();
+    if (ensure_font_map() != 0) {
+        pthread_mutex_unlock(&lock);
+        set_error(error, error_size, "fontconfig could not load its configuration");
+        return -1;
+    }
     PangoContext *context = pango_font_map_create_context(font_map);
     pango_cairo_context_set_resolution(context, dpi);
     // Outlines without hinting: the same shapes and advances whatever the machine's

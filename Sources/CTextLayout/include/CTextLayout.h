@@ -8,7 +8,9 @@
 // code point); libvips's `text` does not say. One layout here is measured, checked and
 // drawn, so the line count, the coverage and the pixels all come from the same object.
 // Every call holds one process-wide lock: a Pango font map is not safe to share between
-// threads, and the messages are small.
+// threads, and the messages are small. The fonts live in a fontconfig configuration of
+// this target's own, so registering the message fonts never changes the process's default
+// configuration while libvips or librsvg read it on another thread.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,8 +38,8 @@ typedef struct CTextLayout_Result {
     unsigned char *pixels;
 } CTextLayout_Result;
 
-/// Registers a font file with fontconfig for this process (once per file; repeated calls
-/// are free). Returns 0, or -1 when fontconfig cannot read it.
+/// Registers a font file with this target's fontconfig configuration (once per file;
+/// repeated calls are free). Returns 0, or -1 when fontconfig cannot read it.
 int CTextLayout_add_font_file(const char *path);
 
 /// Lays out `text` (UTF-8, plain text: never markup) in `font` (a Pango description: a
