@@ -24,20 +24,23 @@ public struct CardMessage: Sendable, Equatable, Hashable, Codable {
         /// The families Pango tries, in order, for a character the font lacks (Noto, from
         /// Debian's `fonts-noto-core`, `fonts-noto-cjk` and `fonts-noto-color-emoji`,
         /// installed by `scripts/setup.sh`): Latin, Greek and Cyrillic in the font's style,
-        /// Hebrew, Arabic, the CJK ideographs and kana (Japanese forms), emoji in colour,
-        /// then symbols. Past the chain fontconfig offers every other installed font; a
-        /// character no font has is refused, never printed as a box.
+        /// Hebrew, Arabic, the CJK ideographs and kana (Japanese forms), then symbols. Past
+        /// the chain fontconfig offers every other installed font, emoji from Noto Color
+        /// Emoji (its own rule for emoji). Noto Color Emoji is not named in the chain: named,
+        /// it drew digits and spaces with its own wide glyphs (measured: "150-0002 Tokyo"
+        /// 644 pixels instead of 357 at 12 pt, 300 dpi). A character no font has is refused,
+        /// never printed as a box.
         public var fallbackFamilies: [String] {
             switch self {
             case .serif:
                 [
-                    "Noto Serif", "Noto Serif Hebrew", "Noto Naskh Arabic", "Noto Serif CJK JP", "Noto Color Emoji",
-                    "Noto Sans Symbols", "Noto Sans Symbols2", "Noto Sans Math",
+                    "Noto Serif", "Noto Serif Hebrew", "Noto Naskh Arabic", "Noto Serif CJK JP", "Noto Sans Symbols",
+                    "Noto Sans Symbols2", "Noto Sans Math",
                 ]
             case .sans, .script, .typewriter:
                 [
-                    "Noto Sans", "Noto Sans Hebrew", "Noto Sans Arabic", "Noto Sans CJK JP", "Noto Color Emoji",
-                    "Noto Sans Symbols", "Noto Sans Symbols2", "Noto Sans Math",
+                    "Noto Sans", "Noto Sans Hebrew", "Noto Sans Arabic", "Noto Sans CJK JP", "Noto Sans Symbols",
+                    "Noto Sans Symbols2", "Noto Sans Math",
                 ]
             }
         }

@@ -112,4 +112,17 @@ import VipsKit
         #expect(block.lines > 1)
         #expect(block.overflowingLine == nil)
     }
+
+    /// Digits and Latin letters are drawn by the chosen font even with the whole fallback
+    /// chain behind it (an emoji font named in the chain drew digits and spaces wide).
+    @Test(.enabled(if: fontsInstalled, noFonts), arguments: CardMessage.Font.allCases)
+    func theChainLeavesTheChosenFontsGlyphsAlone(font: CardMessage.Font) throws {
+        try TextLayout.register(fontFile: font.file)
+        for text in ["150-0002 Tokyo", "75011 Paris", "12 rue des Lilas"] {
+            let alone = try TextLayout.layOut(text, font: "\(font.family) 12", dpi: 300, wrapWidth: nil, draw: false)
+            let chained = try TextLayout.layOut(
+                text, font: font.description(size: 12), dpi: 300, wrapWidth: nil, draw: false)
+            #expect(alone.width == chained.width, "\(font): \(text): \(alone.width) alone, \(chained.width) chained")
+        }
+    }
 }
