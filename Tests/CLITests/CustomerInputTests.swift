@@ -6,8 +6,14 @@ import VipsKit
 /// What print shops' folders and customers' specs really hold: two photos with one name, a
 /// spec given by name, specs that point elsewhere. Run as a user would, on the binary.
 @Suite(.libvips) struct CustomerInputTests {
-    private func cardrender(_ arguments: String...) throws -> Tools.Run {
-        try ThumbCommandTests.run(arguments)
+    /// Runs the binary on a worker thread: waiting for a process must not hold one of Swift's
+    /// cooperative threads, which the server suites running at the same time need.
+    private func cardrender(_ arguments: String...) async throws -> Tools.Run {
+        try await run(arguments)
+    }
+
+    private func run(_ arguments: [String]) async throws -> Tools.Run {
+        try await Tools.onWorkerThread { try ThumbCommandTests.run(arguments) }
     }
 
     private func write(_ text: String, to path: String) throws {
@@ -16,7 +22,7 @@ import VipsKit
 
     /// `a.jpg` and `a.png` in one folder, or `x/a.jpg` and `y/a.jpg` as two arguments: a
     /// usage error listing every clash, for render and thumb, sharded or not; nothing written.
-    @Test func photosWithOneNameAreRefusedBeforeRendering() throws {
+    @Test func photosWithOneNameAreRefusedBeforeRendering() async throws {
         let input = try Fixtures.scratchDirectory()
         try FileManager.default.createDirectory(atPath: input + "/x", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: input + "/y", withIntermediateDirectories: true)
@@ -38,27 +44,27 @@ import VipsKit
         ]
         for arguments in cases {
             let output = try Fixtures.scratchDirectory()
-            let run = try ThumbCommandTests.run(arguments + ["--out", output])
+            let run = try await run(arguments + ["--out", output])
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("a.jpg") && run.stderr.contains("would both write"), "\(run.stderr)")
             #expect(run.stderr.contains("nothing was rendered"))
             #expect(Fixtures.files(under: output).filter { !$0.hasSuffix("/") }.isEmpty, "\(arguments)")
         }
         // Every clash is listed: a.jpg/a.png, and b's back against b.verso-1.jpg.
-        let run = try cardrender("render", input + "/x", "--out", try Fixtures.scratchDirectory())
+        let run = try await cardrender("render", input + "/x", "--out", try Fixtures.scratchDirectory())
         #expect(run.stderr.contains("a.png") && run.stderr.contains("b.verso-1.jpg"), "\(run.stderr)")
         #expect(run.stderr.contains("2 output name(s)"))
     }
 
     /// A spec named on the command line is read as a spec: the photo it names, or the
     /// sidecar photo beside it.
-    @Test func aSpecGivenAsAnArgumentIsASpec() throws {
+    @Test func aSpecGivenAsAnArgumentIsASpec() async throws {
         let input = try Fixtures.scratchDirectory()
         try Synthetic.quadrants(input + "/beach.jpg", width: 96, height: 64)
         try write(#"{"version": 1, "photo": "beach.jpg", "effect": "bw"}"#, to: input + "/order.card.json")
         try write(#"{"version": 1, "effect": "sepia"}"#, to: input + "/beach.card.json")
         let output = try Fixtures.scratchDirectory()
-        let run = try cardrender("render", input + "/order.card.json", "--out", output)
+        let run = try await cardrender("render", input + "/order.card.json", "--out", output)
         #expect(run.status == 0, "\(run.stderr)")
         let print = try Fixtures.load(output + "/order.print.jpg")
         #expect(print.width == 1748 && print.height == 1240)
@@ -67,13 +73,13 @@ import VipsKit
         #expect(pixel.max()! - pixel.min()! < 8, "\(pixel)")
         // A sidecar spec given alone takes the photo beside it.
         let alone = try Fixtures.scratchDirectory()
-        let sidecar = try cardrender("render", input + "/beach.card.json", "--out", alone)
+        let sidecar = try await cardrender("render", input + "/beach.card.json", "--out", alone)
         #expect(sidecar.status == 0, "\(sidecar.stderr)")
         let sepia = try Fixtures.load(alone + "/beach.print.jpg").pixel(x: 200, y: 200)
         #expect(sepia[0] > sepia[2] + 10, "\(sepia)")
         // The photo and its own sidecar named together make one card, not two.
         let both = try Fixtures.scratchDirectory()
-        let second = try cardrender("render", input + "/beach.jpg", input + "/beach.card.json", "--out", both)
+        let second = try await cardrender("render", input + "/beach.jpg", input + "/beach.card.json", "--out", both)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Fixtures.files(under: both).filter { $0.hasSuffix(".print.jpg") }.count == 1)
     }
@@ -81,7 +87,7 @@ import VipsKit
     /// A spec's photo must lie inside the input folder it was found in: `..`, an absolute
     /// path and a symbolic link leading out are refused by name; inside links are followed;
     /// `--allow-photos-outside-inputs` lets an operator allow it.
-    @Test func aSpecCannotReadFilesOutsideItsFolder() throws {
+    @Test func aSpecCannotReadFilesOutsideItsFolder() async throws {
         let base = try Fixtures.scratchDirectory()
         let orders = base + "/orders", other = base + "/other-order"
         for folder in [orders + "/inner", other] {
@@ -103,7 +109,7 @@ import VipsKit
                 orders + "/inner/linked.card.json"
             ]
         let output = try Fixtures.scratchDirectory()
-        let run = try ThumbCommandTests.run(["render"] + specs + ["--out", output])
+        let run = try await run(["render"] + specs + ["--out", output])
         #expect(run.status == 1, "\(run.stderr)")
         for name in ["up", "absolute"] {
             #expect(run.stderr.contains("\(name).card.json: photo: \""), "\(name): \(run.stderr)")
@@ -114,10 +120,10 @@ import VipsKit
         #expect(!FileManager.default.fileExists(atPath: output + "/absolute.print.jpg"))
         // A symbolic link to outside, reached through the folder: refused.
         try write(#"{"version": 1, "photo": "link.jpg"}"#, to: orders + "/via-link.card.json")
-        let linked = try cardrender("render", orders + "/via-link.card.json", "--out", output)
+        let linked = try await cardrender("render", orders + "/via-link.card.json", "--out", output)
         #expect(linked.status == 1 && linked.stderr.contains("via-link.card.json: photo:"), "\(linked.stderr)")
         // The operator's option allows it.
-        let allowed = try cardrender(
+        let allowed = try await cardrender(
             "render", orders + "/up.card.json", orders + "/via-link.card.json", "--out", output,
             "--allow-photos-outside-inputs")
         #expect(allowed.status == 0, "\(allowed.stderr)")
@@ -126,12 +132,12 @@ import VipsKit
 
     /// The gallery's links reach the files whatever their names: `#`, `%`, `?`, spaces and
     /// accents are percent-encoded, so a browser asks for the file, not a fragment or a query.
-    @Test func galleryLinksReachFilesWithAnyName() throws {
+    @Test func galleryLinksReachFilesWithAnyName() async throws {
         let input = try Fixtures.scratchDirectory()
         let names = ["a#1", "50%", "why?", "été 2024", "x&y"]
         for name in names { try Synthetic.quadrants(input + "/\(name).jpg") }
         let output = try Fixtures.scratchDirectory()
-        let run = try cardrender("render", input, "--out", output)
+        let run = try await cardrender("render", input, "--out", output)
         #expect(run.status == 0, "\(run.stderr)")
         let html = try String(contentsOfFile: output + "/index.html", encoding: .utf8)
         var links: [String] = []
