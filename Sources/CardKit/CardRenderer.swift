@@ -101,13 +101,9 @@ public struct CardRenderer: Sendable {
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
         var versos: [RenderedSide] = []
         if spec.message != nil || !spec.recipients.isEmpty {
-            let recipients: [Recipient?] = spec.recipients.isEmpty ? [nil] : spec.recipients
-            for (index, recipient) in recipients.enumerated() {
-                let back = try VersoRenderer().render(
-                    message: spec.message, recipient: recipient, recipientIndex: index, format: spec.format,
-                    specFile: specFile)
-                versos.append(try encodeOutputs(back))
-            }
+            let backs = try VersoRenderer().render(
+                message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
+            versos = try backs.map(encodeOutputs)
         }
         return RenderedCard(
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,

@@ -33,6 +33,20 @@ public struct VersoRenderer: Sendable {
         }
     }
 
+    /// The backs of a card, one per recipient (one with an empty address block when there
+    /// are none), with their dpi set. The rules and the message are laid out and drawn once
+    /// and shared by every back; only the addresses differ.
+    /// - Throws: as `render(message:recipient:recipientIndex:format:specFile:)`.
+    public func render(message: CardMessage?, recipients: [Recipient], format: CardFormat, specFile: String)
+        throws -> [VImage]
+    {
+        let base = try blank(message: message, format: format, specFile: specFile)
+        let list: [Recipient?] = recipients.isEmpty ? [nil] : recipients
+        return try list.enumerated().map { index, recipient in
+            try finish(base, recipient: recipient, recipientIndex: index, format: format, specFile: specFile)
+        }
+    }
+
     /// The finished back, with its dpi set: message (if any) and the address of `recipient`
     /// (an empty address block when nil).
     /// - Throws: `CardSpecError` for a character no font has, a message that makes more than
@@ -40,6 +54,13 @@ public struct VersoRenderer: Sendable {
     public func render(
         message: CardMessage?, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
     ) throws -> VImage {
+        try finish(
+            blank(message: message, format: format, specFile: specFile), recipient: recipient,
+            recipientIndex: recipientIndex, format: format, specFile: specFile)
+    }
+
+    /// The back without an address: rules, stamp box and the message, in memory.
+    private func blank(message: CardMessage?, format: CardFormat, specFile: String) throws -> VImage {
         let geometry = Geometry(format: format)
         let (width, height, margin) = (geometry.width, geometry.height, geometry.margin)
         let mm = { (value: Double) in format.pixels(value) }
@@ -68,10 +89,23 @@ public struct VersoRenderer: Sendable {
                 specFile: specFile, draw: true)
             card = try ink(card, block: block, at: (margin, margin))
         }
+        return try card.inMemory()
+    }
+
+    /// `base` with the address of `recipient` on its rules, bleed added, dpi set.
+    private func finish(
+        _ base: VImage, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
+    ) throws -> VImage {
+        let geometry = Geometry(format: format)
+        let (width, height) = (geometry.width, geometry.height)
+        let mm = { (value: Double) in format.pixels(value) }
+        var card = base
         if let recipient {
             for (index, line) in addressLines(recipient, index: recipientIndex).enumerated() {
-                let block = try layOutAddress(line, width: ruleWidth, dpi: format.dpi, specFile: specFile, draw: true)
-                let ruleY = firstRule + index * ruleSpacing
+                let block = try layOutAddress(
+                    line, width: geometry.ruleWidth, dpi: format.dpi, specFile: specFile, draw: true)
+                let ruleY = geometry.firstRule + index * geometry.ruleSpacing
+                let ruleLeft = geometry.ruleLeft
                 card = try ink(card, block: block, at: (ruleLeft + mm(1), ruleY - block.height - mm(1.5)))
             }
         }
