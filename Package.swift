@@ -49,6 +49,8 @@ let package = Package(
             dependencies: ["CFileUtilities", .product(name: "SystemPackage", package: "swift-system")]),
         // libjpeg-turbo (Debian libjpeg62-turbo-dev) with errors that return instead of exit().
         .target(name: "CJPEGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("jpeg")]),
+        // libpng (Debian libpng-dev) with errors that return, for the fast path's PNGs.
+        .target(name: "CPNGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("png16")]),
         // The fast path's SIMD loops, runtime-dispatched (target_clones).
         .target(name: "CPixelKernels", cSettings: optimisedC),
         // Pango, cairo and fontconfig (pkg-config `pangocairo`, apt `libpango1.0-dev`).
@@ -57,7 +59,7 @@ let package = Package(
         .target(
             name: "CTextLayout", dependencies: ["CPango"], cSettings: optimisedC,
             linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0")]),
-        .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPixelKernels"]),
+        .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels"]),
         .target(
             name: "VipsKit",
             dependencies: [
@@ -134,7 +136,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport"]),
-        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "TestSupport"]),
+        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "FastPath", "TestSupport"]),
         .testTarget(name: "RenderCacheTests", dependencies: ["RenderCache", "FileUtilities", "TestSupport"]),
         .testTarget(
             name: "CardPipelineTests",
@@ -167,7 +169,7 @@ let package = Package(
 )
 
 // Every Swift target of ours, tests included, builds with warnings as errors.
-let cTargets: Set<String> = ["CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout"]
+let cTargets: Set<String> = ["CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge"]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift
 }

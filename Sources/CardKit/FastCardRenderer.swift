@@ -57,7 +57,7 @@ struct FastCardRenderer {
     /// The three files of the front from its print pixels.
     func encode(_ print: MemoryImage, dpi: Int) throws -> RenderedSide {
         let encoding = settings.printEncoding
-        let fullChroma = encoding.chroma == .full || (encoding.chroma == .auto && encoding.quality >= 90)
+        let fullChroma = FastEncoder.fullChroma(encoding)
         // Standard Huffman tables for the print: optimised ones cost 2.5 to 3 times the encode
         // time (+20 to +23 ms a card) for files 3 to 6 % smaller, and change no pixel
         // (benchmarks/RESULTS.md). The sample, which web pages load, keeps optimised tables.
@@ -73,8 +73,7 @@ struct FastCardRenderer {
         let smallSize = Thumbnailer.outputSize(
             sourceWidth: print.width, sourceHeight: print.height, width: settings.smallWidth, enlarge: false)
         let small = PixelKernels.resize(sample, width: smallSize.width, height: smallSize.height)
-        let smallData = try VImage.fromEightBitPixels(small.pixels, width: small.width, height: small.height, bands: 3)
-            .encoded(EncodeOptions(format: .png))
+        let smallData = Data(try PNGCodec.encode(small))
         return RenderedSide(
             print: Data(printData), sample: Data(sampleData), small: smallData,
             printSize: Size(width: print.width, height: print.height),

@@ -18,7 +18,8 @@ import VipsKit
 ///
 /// Colour JPEGs without a colour profile (or with an sRGB one) take the fast path: decoded
 /// by libjpeg-turbo at the DCT scale still above the wanted size, turned upright and
-/// resampled by the SIMD kernels, then encoded by libvips. Every other input (grey or CMYK
+/// resampled by the SIMD kernels, then encoded by libpng or libjpeg-turbo (`FastEncoder`;
+/// libvips for WebP, AVIF, TIFF, palette PNG and progressive JPEG). Every other input (grey or CMYK
 /// JPEGs, other profiles, PNG, WebP, HEIC, TIFF...), and every thumbnail that keeps the
 /// input's metadata, goes through libvips's `thumbnail`.
 public struct Thumbnailer: Sendable {
@@ -73,7 +74,9 @@ public struct Thumbnailer: Sendable {
             let pixels =
                 upright.width == size.width && upright.height == size.height
                 ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)
-            let bytes = try VImage.fromEightBitPixels(pixels.pixels, width: size.width, height: size.height, bands: 3)
+            let bytes =
+                try FastEncoder.encode(pixels, options)
+                ?? VImage.fromEightBitPixels(pixels.pixels, width: size.width, height: size.height, bands: 3)
                 .encoded(options)
             return Thumbnail(
                 data: bytes, width: size.width, height: size.height, format: options.format, path: .fast,

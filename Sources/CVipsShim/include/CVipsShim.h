@@ -76,7 +76,8 @@ int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int qualit
                               gboolean interlace, VipsForeignSubsample subsample,
                               gboolean optimize_coding, gboolean strip);
 
-/// vips_pngsave_buffer.
+/// vips_pngsave_buffer; the Paeth row filter unless `palette` (the filter the fast path's
+/// libpng encoder uses too).
 int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
                              gboolean palette, int quality, gboolean strip);
 
