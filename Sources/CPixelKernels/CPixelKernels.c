@@ -2,17 +2,58 @@
 #include "CPixelKernels.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PRECISION_BITS 22
-#define HALF (1 << (PRECISION_BITS - 1))
-
 #if defined(__x86_64__) && defined(__clang__)
-#define MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#include <immintrin.h>
+#define HAS_AVX2_TARGET 1
+#define AVX2 __attribute__((target("avx2")))
 #else
-#define MULTIVERSION
+#define HAS_AVX2_TARGET 0
 #endif
+
+#define ONE (1 << CPIXELKERNELS_WEIGHT_BITS)
+#define HALF (1 << (CPIXELKERNELS_WEIGHT_BITS - 1))
+/// The colour effect's fixed point: matrix and lift 14 bits, vignette factor 15 bits.
+#define COLOUR_BITS 14
+#define GAIN_BITS 15
+
+// MARK: dispatch
+
+/// -1: not chosen yet. Written with relaxed atomics: a kernel reads it once per call, and
+/// whichever target it sees writes the same bytes.
+static _Atomic int chosen = -1;
+
+static int best_target(void) {
+#if HAS_AVX2_TARGET
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return CPixelKernels_avx2;
+#endif
+    return CPixelKernels_baseline;
+}
+
+CPixelKernels_target CPixelKernels_current_target(void) {
+    int target = atomic_load_explicit(&chosen, memory_order_relaxed);
+    if (target < 0) {
+        // CARDRENDER_KERNELS=baseline runs a process as a CPU without AVX2 would.
+        const char *forced = getenv("CARDRENDER_KERNELS");
+        target = forced && strcmp(forced, "baseline") == 0 ? CPixelKernels_baseline : best_target();
+        atomic_store_explicit(&chosen, target, memory_order_relaxed);
+    }
+    return (CPixelKernels_target)target;
+}
+
+int CPixelKernels_set_target(int target) {
+    if (target < 0) target = best_target();
+    if (target != CPixelKernels_baseline && !(target == CPixelKernels_avx2 && best_target() == CPixelKernels_avx2))
+        return -1;
+    atomic_store_explicit(&chosen, target, memory_order_relaxed);
+    return 0;
+}
+
+// MARK: plans
 
 static double sinc(double x) {
     if (x == 0.0) return 1.0;
@@ -34,7 +75,7 @@ static double catmull_rom(double x) {
 }
 
 static inline uint8_t clip8(int32_t value) {
-    value = (value + HALF) >> PRECISION_BITS;
+    value = (value + HALF) >> CPIXELKERNELS_WEIGHT_BITS;
     return value < 0 ? 0 : value > 255 ? 255 : (uint8_t)value;
 }
 
@@ -46,11 +87,12 @@ int CPixelKernels_axis_make(CPixelKernels_axis *axis, int in_size, double start,
     double (*filter)(double) = enlarging ? catmull_rom : lanczos3;
     double support = (enlarging ? 2.0 : 3.0) * filter_scale;
     int taps = (int)ceil(support) * 2 + 1;
+    taps += taps & 1;  // even: the kernels take the taps two at a time
     axis->out_size = out_size;
     axis->taps = taps;
     axis->first = malloc(sizeof(int) * (size_t)out_size);
     axis->count = malloc(sizeof(int) * (size_t)out_size);
-    axis->weights = malloc(sizeof(int32_t) * (size_t)out_size * (size_t)taps);
+    axis->weights = calloc((size_t)out_size * (size_t)taps, sizeof(int16_t));
     double *real = malloc(sizeof(double) * (size_t)taps);
     if (!axis->first || !axis->count || !axis->weights || !real) {
         free(real);
@@ -75,11 +117,20 @@ int CPixelKernels_axis_make(CPixelKernels_axis *axis, int in_size, double start,
             real[k] = w;
             total += w;
         }
-        int32_t *weights = axis->weights + (size_t)i * taps;
-        for (int k = 0; k < taps; k++) {
-            double w = k < count && total != 0 ? real[k] / total : 0;
-            weights[k] = (int32_t)(w < 0 ? w * (1 << PRECISION_BITS) - 0.5 : w * (1 << PRECISION_BITS) + 0.5);
+        int16_t *weights = axis->weights + (size_t)i * taps;
+        int sum = 0, largest = 0;
+        for (int k = 0; k < count; k++) {
+            double w = total != 0 ? real[k] / total * ONE : (k == 0 ? ONE : 0);
+            double rounded = w < 0 ? ceil(w - 0.5) : floor(w + 0.5);
+            if (rounded > INT16_MAX) rounded = INT16_MAX;
+            if (rounded < INT16_MIN) rounded = INT16_MIN;
+            weights[k] = (int16_t)rounded;
+            sum += weights[k];
+            if (weights[k] > weights[largest]) largest = k;
         }
+        // Exactly 1.0 in all: the rounding's remainder goes to the largest weight.
+        int adjusted = weights[largest] + (ONE - sum);
+        weights[largest] = (int16_t)(adjusted > INT16_MAX ? INT16_MAX : adjusted);
         axis->first[i] = low;
         axis->count[i] = count;
     }
@@ -96,66 +147,165 @@ void CPixelKernels_axis_free(CPixelKernels_axis *axis) {
     axis->weights = NULL;
 }
 
-/// Four 32-bit lanes: the compiler's generic vectors (SSE2 or AVX2 code from the same
-/// source, whichever clone runs), not one instruction set's intrinsics.
-typedef int32_t lanes4 __attribute__((vector_size(16)));
-typedef uint8_t bytes4 __attribute__((vector_size(4)));
+// MARK: horizontal pass
 
-MULTIVERSION
-void CPixelKernels_resample_rows(const uint8_t *source, size_t source_stride, int rows, uint8_t *destination,
-                                 size_t destination_stride, const CPixelKernels_axis *x) {
-    const int taps = x->taps;
+/// One output pixel of the horizontal pass, tap by tap: the reference arithmetic every
+/// target's result equals.
+static inline void row_pixel_scalar(const uint8_t *in, const int16_t *w, int count, uint8_t *out) {
+    int32_t r = 0, g = 0, b = 0;
+    for (int k = 0; k < count; k++) {
+        r += in[3 * k] * w[k];
+        g += in[3 * k + 1] * w[k];
+        b += in[3 * k + 2] * w[k];
+    }
+    out[0] = clip8(r);
+    out[1] = clip8(g);
+    out[2] = clip8(b);
+}
+
+static void rows_baseline(const uint8_t *source, size_t source_stride, int rows, uint8_t *destination,
+                          size_t destination_stride, const CPixelKernels_axis *x) {
     for (int row = 0; row < rows; row++) {
         const uint8_t *in = source + source_stride * (size_t)row;
         uint8_t *out = destination + destination_stride * (size_t)row;
-        const int last_pixel = (int)(source_stride / 3) - 1;
-        for (int i = 0; i < x->out_size; i++) {
-            const int32_t *w = x->weights + (size_t)i * taps;
-            const int first = x->first[i];
-            const int count = x->count[i];
-            // R, G, B (and the next pixel's R, ignored) of each tap in one 4-lane multiply-add;
-            // the row's very last pixel is read byte by byte, so no read passes the row.
-            const int whole = first + count - 1 == last_pixel ? count - 1 : count;
-            lanes4 sum = {0, 0, 0, 0};
-            for (int k = 0; k < whole; k++) {
-                bytes4 pixel;
-                __builtin_memcpy(&pixel, in + 3 * (size_t)(first + k), 4);
-                sum += __builtin_convertvector(pixel, lanes4) * w[k];
-            }
-            for (int k = whole; k < count; k++) {
-                const uint8_t *p = in + 3 * (size_t)(first + k);
-                lanes4 pixel = {p[0], p[1], p[2], 0};
-                sum += pixel * w[k];
-            }
-            out[3 * i] = clip8(sum[0]);
-            out[3 * i + 1] = clip8(sum[1]);
-            out[3 * i + 2] = clip8(sum[2]);
-        }
+        for (int i = 0; i < x->out_size; i++)
+            row_pixel_scalar(in + 3 * (size_t)x->first[i], x->weights + (size_t)i * x->taps, x->count[i], out + 3 * i);
     }
 }
 
-MULTIVERSION
-void CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, int first_row, int width,
-                                    uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
-    const int taps = y->taps;
-    const int samples = width * 3;
-    int32_t *sums = malloc(sizeof(int32_t) * (size_t)samples);
-    if (!sums) return;
+#if HAS_AVX2_TARGET
+/// Two taps per pmaddwd: 8 bytes at a tap (its pixel, the next one, 2 bytes more) are
+/// spread to 16-bit [R0 R1 G0 G1 B0 B1 0 0] and multiplied-and-added with [w0 w1] x 3.
+AVX2 static void rows_avx2(const uint8_t *source, size_t source_stride, int rows, uint8_t *destination,
+                           size_t destination_stride, const CPixelKernels_axis *x) {
+    const __m128i spread = _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+    const int row_bytes = (int)(source_stride < (size_t)INT32_MAX ? source_stride : INT32_MAX);
+    for (int row = 0; row < rows; row++) {
+        const uint8_t *in = source + source_stride * (size_t)row;
+        uint8_t *out = destination + destination_stride * (size_t)row;
+        for (int i = 0; i < x->out_size; i++) {
+            const int16_t *w = x->weights + (size_t)i * x->taps;
+            const int first = x->first[i];
+            const int count = x->count[i];
+            // Pairs whose 8-byte load stays inside the row's bytes.
+            int pairs = count / 2;
+            while (pairs > 0 && 3 * (first + 2 * (pairs - 1)) + 8 > row_bytes) pairs--;
+            __m128i sum = _mm_setzero_si128();
+            for (int p = 0; p < pairs; p++) {
+                const int k = 2 * p;
+                __m128i pixels = _mm_loadl_epi64((const __m128i *)(in + 3 * (size_t)(first + k)));
+                pixels = _mm_shuffle_epi8(pixels, spread);
+                int32_t pair;
+                memcpy(&pair, w + k, 4);
+                sum = _mm_add_epi32(sum, _mm_madd_epi16(pixels, _mm_set1_epi32(pair)));
+            }
+            int32_t lanes[4];
+            _mm_storeu_si128((__m128i *)lanes, sum);
+            for (int k = 2 * pairs; k < count; k++) {
+                const uint8_t *p = in + 3 * (size_t)(first + k);
+                lanes[0] += p[0] * w[k];
+                lanes[1] += p[1] * w[k];
+                lanes[2] += p[2] * w[k];
+            }
+            out[3 * i] = clip8(lanes[0]);
+            out[3 * i + 1] = clip8(lanes[1]);
+            out[3 * i + 2] = clip8(lanes[2]);
+        }
+    }
+}
+#endif
+
+void CPixelKernels_resample_rows(const uint8_t *source, size_t source_stride, int rows, uint8_t *destination,
+                                 size_t destination_stride, const CPixelKernels_axis *x) {
+#if HAS_AVX2_TARGET
+    if (CPixelKernels_current_target() == CPixelKernels_avx2) {
+        rows_avx2(source, source_stride, rows, destination, destination_stride, x);
+        return;
+    }
+#endif
+    rows_baseline(source, source_stride, rows, destination, destination_stride, x);
+}
+
+// MARK: vertical pass
+
+/// Output samples `from` ..< `samples` of one vertical-pass row, sample by sample: the
+/// reference arithmetic.
+static inline void column_samples_scalar(const uint8_t *base, size_t stride, const int16_t *w, int count, int from,
+                                         int samples, uint8_t *out) {
+    for (int s = from; s < samples; s++) {
+        int32_t sum = 0;
+        for (int k = 0; k < count; k++) sum += base[stride * (size_t)k + s] * w[k];
+        out[s] = clip8(sum);
+    }
+}
+
+static void columns_baseline(const uint8_t *source, size_t source_stride, int first_row, int width,
+                             uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
     for (int i = 0; i < y->out_size; i++) {
-        const int32_t *w = y->weights + (size_t)i * taps;
+        const uint8_t *base = source + source_stride * (size_t)(y->first[i] - first_row);
+        column_samples_scalar(base, source_stride, y->weights + (size_t)i * y->taps, y->count[i], 0, width * 3,
+                              destination + destination_stride * (size_t)i);
+    }
+}
+
+#if HAS_AVX2_TARGET
+/// 16 samples at a time, two rows per pmaddwd: the rows' bytes widened to 16 bits and
+/// interleaved [a0 b0 a1 b1 ...], multiplied-and-added with [w0 w1] pairs.
+AVX2 static void columns_avx2(const uint8_t *source, size_t source_stride, int first_row, int width,
+                              uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
+    const int samples = width * 3;
+    const __m256i half = _mm256_set1_epi32(HALF);
+    for (int i = 0; i < y->out_size; i++) {
+        const int16_t *w = y->weights + (size_t)i * y->taps;
         const int count = y->count[i];
         const uint8_t *base = source + source_stride * (size_t)(y->first[i] - first_row);
-        for (int s = 0; s < samples; s++) sums[s] = 0;
-        for (int k = 0; k < count; k++) {
-            const uint8_t *in = base + source_stride * (size_t)k;
-            const int32_t weight = w[k];
-            for (int s = 0; s < samples; s++) sums[s] += in[s] * weight;
-        }
         uint8_t *out = destination + destination_stride * (size_t)i;
-        for (int s = 0; s < samples; s++) out[s] = clip8(sums[s]);
+        int s = 0;
+        for (; s + 16 <= samples; s += 16) {
+            __m256i low = half, high = half;
+            int k = 0;
+            for (; k + 1 < count; k += 2) {
+                __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(base + source_stride * k + s)));
+                __m256i b =
+                    _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(base + source_stride * (k + 1) + s)));
+                int32_t pair;
+                memcpy(&pair, w + k, 4);
+                const __m256i weights = _mm256_set1_epi32(pair);
+                low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
+                high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
+            }
+            if (k < count) {  // an odd tap alone: paired with a zero weight
+                __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(base + source_stride * k + s)));
+                const __m256i weights = _mm256_set1_epi32((int32_t)(uint16_t)w[k]);
+                low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, a), weights));
+                high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, a), weights));
+            }
+            low = _mm256_srai_epi32(low, CPIXELKERNELS_WEIGHT_BITS);
+            high = _mm256_srai_epi32(high, CPIXELKERNELS_WEIGHT_BITS);
+            // Per 128-bit lane: low holds samples 0-3 (8-11), high 4-7 (12-15); the packs
+            // saturate exactly as clip8 clips.
+            __m256i words = _mm256_packs_epi32(low, high);
+            __m256i bytes = _mm256_packus_epi16(words, words);
+            bytes = _mm256_permute4x64_epi64(bytes, 0x08);
+            _mm_storeu_si128((__m128i *)(out + s), _mm256_castsi256_si128(bytes));
+        }
+        column_samples_scalar(base, source_stride, w, count, s, samples, out);
     }
-    free(sums);
 }
+#endif
+
+void CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, int first_row, int width,
+                                    uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
+#if HAS_AVX2_TARGET
+    if (CPixelKernels_current_target() == CPixelKernels_avx2) {
+        columns_avx2(source, source_stride, first_row, width, destination, destination_stride, y);
+        return;
+    }
+#endif
+    columns_baseline(source, source_stride, first_row, width, destination, destination_stride, y);
+}
+
+// MARK: orientation
 
 void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width, int height, int orientation,
                           uint8_t *destination, size_t destination_stride) {
@@ -187,42 +337,120 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
     }
 }
 
-MULTIVERSION
-void CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const float matrix[9],
-                          float contrast, float lift, float vignette) {
-    const float half_width = width / 2.0f, half_height = height / 2.0f;
-    for (int y = 0; y < height; y++) {
-        uint8_t *row = pixels + stride * (size_t)y;
-        const float dy = (y + 0.5f) / half_height - 1.0f;
-        for (int x = 0; x < width; x++) {
-            const float dx = (x + 0.5f) / half_width - 1.0f;
-            const float gain = 1.0f - vignette * (dx * dx + dy * dy) * 0.5f;
-            const float r = row[3 * x], g = row[3 * x + 1], b = row[3 * x + 2];
-            for (int band = 0; band < 3; band++) {
-                float v = (matrix[3 * band] * r + matrix[3 * band + 1] * g + matrix[3 * band + 2] * b) * contrast + lift;
-                // Truncated, as libvips's cast to 8 bits does, so both paths give the same bytes.
-                v = v * gain;
-                row[3 * x + band] = v <= 0.0f ? 0 : v >= 255.0f ? 255 : (uint8_t)v;
-            }
+// MARK: colour effect
+
+/// One row of the colour effect in integers; the same source compiled per target (the
+/// compiler vectorises it for AVX2), and integer arithmetic makes every target's bytes equal.
+static inline __attribute__((always_inline)) void colour_row(uint8_t *row, int width, const int32_t m[9], int32_t lift,
+                                                              const int32_t *column_gain, int32_t row_gain) {
+    for (int x = 0; x < width; x++) {
+        int32_t gain = (1 << GAIN_BITS) - column_gain[x] - row_gain;
+        gain = gain < 0 ? 0 : gain;
+        const int32_t r = row[3 * x], g = row[3 * x + 1], b = row[3 * x + 2];
+        for (int band = 0; band < 3; band++) {
+            int32_t v = m[3 * band] * r + m[3 * band + 1] * g + m[3 * band + 2] * b + lift;
+            v = v < 0 ? 0 : v;
+            // Truncated, as libvips's cast to 8 bits does.
+            int64_t scaled = ((int64_t)v * gain) >> (COLOUR_BITS + GAIN_BITS);
+            row[3 * x + band] = scaled >= 255 ? 255 : (uint8_t)scaled;
         }
     }
 }
 
-MULTIVERSION
-void CPixelKernels_blend(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,
-                         const uint8_t *alpha, size_t alpha_stride, int width, int height) {
+static void colour_baseline(uint8_t *pixels, size_t stride, int width, int height, const int32_t m[9], int32_t lift,
+                            const int32_t *column_gain, const int32_t *row_gain) {
+    for (int y = 0; y < height; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
+}
+
+#if HAS_AVX2_TARGET
+AVX2 static void colour_avx2(uint8_t *pixels, size_t stride, int width, int height, const int32_t m[9], int32_t lift,
+                             const int32_t *column_gain, const int32_t *row_gain) {
+    for (int y = 0; y < height; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
+}
+#endif
+
+/// `value` x 2^bits, rounded half away from zero, within +-2^20 (so that three coefficients
+/// times 255 plus a lift stay inside int32).
+static int32_t fixed(double value, int bits) {
+    double scaled = value * (double)(1 << bits);
+    if (scaled > 1 << 20) scaled = 1 << 20;
+    if (scaled < -(1 << 20)) scaled = -(1 << 20);
+    return (int32_t)(scaled < 0 ? ceil(scaled - 0.5) : floor(scaled + 0.5));
+}
+
+int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9],
+                         double contrast, double lift, double vignette) {
+    // The vignette factor 1 - vignette (dx² + dy²) / 2 splits into a term per column and one
+    // per row, made here once (in doubles, outside the dispatched kernels).
+    int32_t *column_gain = malloc(sizeof(int32_t) * (size_t)width);
+    int32_t *row_gain = malloc(sizeof(int32_t) * (size_t)height);
+    if (!column_gain || !row_gain) {
+        free(column_gain);
+        free(row_gain);
+        return -1;
+    }
+    const double half_width = width / 2.0, half_height = height / 2.0;
+    for (int x = 0; x < width; x++) {
+        const double d = (x + 0.5) / half_width - 1.0;
+        column_gain[x] = fixed(vignette * d * d * 0.5, GAIN_BITS);
+    }
     for (int y = 0; y < height; y++) {
-        uint8_t *out = card + card_stride * (size_t)y;
-        const uint8_t *paint = colour + colour_stride * (size_t)y;
-        const uint8_t *mask = alpha + alpha_stride * (size_t)y;
-        for (int x = 0; x < width; x++) {
-            const uint32_t a = mask[x];
-            for (int band = 0; band < 3; band++) {
-                const uint32_t value = paint[3 * x + band] * a + out[3 * x + band] * (255 - a);
-                out[3 * x + band] = (uint8_t)((value + 127) / 255);
-            }
+        const double d = (y + 0.5) / half_height - 1.0;
+        row_gain[y] = fixed(vignette * d * d * 0.5, GAIN_BITS);
+    }
+    int32_t m[9];
+    // Each coefficient within +-2^20 / 2^14 = 64 (no effect comes near), so the sums fit int32.
+    for (int k = 0; k < 9; k++) m[k] = fixed(matrix[k] * contrast, COLOUR_BITS);
+    const int32_t offset = fixed(lift, COLOUR_BITS);
+#if HAS_AVX2_TARGET
+    if (CPixelKernels_current_target() == CPixelKernels_avx2)
+        colour_avx2(pixels, stride, width, height, m, offset, column_gain, row_gain);
+    else
+#endif
+        colour_baseline(pixels, stride, width, height, m, offset, column_gain, row_gain);
+    free(column_gain);
+    free(row_gain);
+    return 0;
+}
+
+// MARK: frame blend
+
+static inline __attribute__((always_inline)) void blend_row(uint8_t *out, const uint8_t *paint, const uint8_t *mask,
+                                                             int width) {
+    for (int x = 0; x < width; x++) {
+        const uint32_t a = mask[x];
+        for (int band = 0; band < 3; band++) {
+            const uint32_t value = paint[3 * x + band] * a + out[3 * x + band] * (255 - a);
+            out[3 * x + band] = (uint8_t)((value + 127) / 255);
         }
     }
+}
+
+static void blend_baseline(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,
+                           const uint8_t *alpha, size_t alpha_stride, int width, int height) {
+    for (int y = 0; y < height; y++)
+        blend_row(card + card_stride * (size_t)y, colour + colour_stride * (size_t)y, alpha + alpha_stride * (size_t)y,
+                  width);
+}
+
+#if HAS_AVX2_TARGET
+AVX2 static void blend_avx2(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,
+                            const uint8_t *alpha, size_t alpha_stride, int width, int height) {
+    for (int y = 0; y < height; y++)
+        blend_row(card + card_stride * (size_t)y, colour + colour_stride * (size_t)y, alpha + alpha_stride * (size_t)y,
+                  width);
+}
+#endif
+
+void CPixelKernels_blend(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,
+                         const uint8_t *alpha, size_t alpha_stride, int width, int height) {
+#if HAS_AVX2_TARGET
+    if (CPixelKernels_current_target() == CPixelKernels_avx2) {
+        blend_avx2(card, card_stride, colour, colour_stride, alpha, alpha_stride, width, height);
+        return;
+    }
+#endif
+    blend_baseline(card, card_stride, colour, colour_stride, alpha, alpha_stride, width, height);
 }
 
 void CPixelKernels_fill(uint8_t *pixels, size_t stride, int width, int height, uint8_t red, uint8_t green,

@@ -42,8 +42,8 @@ struct FastCardRenderer {
         var placed = window
         if let parameters = effect.parameters {
             PixelKernels.colour(
-                &placed, matrix: parameters.matrix.flatMap { $0.map(Float.init) }, contrast: Float(parameters.contrast),
-                lift: Float(parameters.lift), vignette: Float(parameters.vignette))
+                &placed, matrix: parameters.matrix.flatMap { $0 }, contrast: parameters.contrast, lift: parameters.lift,
+                vignette: parameters.vignette)
         }
         var card = MemoryImage(width: layout.card.width, height: layout.card.height, colour: colour)
             .pasting(placed, x: layout.window.x, y: layout.window.y)

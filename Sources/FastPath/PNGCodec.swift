@@ -58,7 +58,8 @@ public enum PNGCodec {
         }
         guard status == 0, let output else {
             free(output)
-            throw Failure(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw Failure(
+                message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { free(output) }
         return [UInt8](UnsafeBufferPointer(start: output, count: size))

@@ -1,8 +1,31 @@
 internal import CPixelKernels
 
 /// The fast path's pixel operations on `MemoryImage`s, over the C kernels (`CPixelKernels`:
-/// AVX2 where the CPU has it, picked at load time).
+/// AVX2 where the CPU has it, picked at load time; every target writes the same bytes).
 public enum PixelKernels {
+    /// The instruction sets the kernels are built for.
+    public enum Target: Int, Sendable, CaseIterable, CustomStringConvertible {
+        /// x86-64 baseline (SSE2): what every x86-64 CPU runs.
+        case baseline = 0
+        /// AVX2 (Haswell and later).
+        case avx2 = 1
+
+        public var description: String { self == .baseline ? "baseline" : "avx2" }
+    }
+
+    /// The target the kernels run on now (the CPU's best unless forced).
+    public static var target: Target {
+        Target(rawValue: Int(CPixelKernels_current_target().rawValue)) ?? .baseline
+    }
+
+    /// Makes every kernel, on every thread, run on `target` (nil: the CPU's best). The bytes
+    /// do not change (integer arithmetic); this is for tests and benchmarks to prove it.
+    /// - Returns: false when this CPU cannot run `target`.
+    @discardableResult
+    public static func force(_ target: Target?) -> Bool {
+        CPixelKernels_set_target(Int32(target?.rawValue ?? -1)) == 0
+    }
+
     /// The source box `box` (in source pixels, fractions allowed) resampled to exactly
     /// `width` x `height` with Lanczos3, in one separable pass per axis: a crop and a resize
     /// at once, enlarging or reducing.
@@ -90,17 +113,18 @@ public enum PixelKernels {
     }
 
     /// A colour matrix (3 x 3, row by row), then contrast and lift, then a vignette; clipped
-    /// and truncated to 8 bits.
+    /// and truncated to 8 bits, in fixed point (see `CPixelKernels_colour`).
     public static func colour(
-        _ image: inout MemoryImage, matrix: [Float], contrast: Float = 1, lift: Float = 0, vignette: Float = 0
+        _ image: inout MemoryImage, matrix: [Double], contrast: Double = 1, lift: Double = 0, vignette: Double = 0
     ) {
         precondition(matrix.count == 9, "PixelKernels.colour: a 3 x 3 matrix")
         let (width, height, stride) = (image.width, image.height, image.stride)
         image.pixels.withUnsafeMutableBufferPointer { pixels in
             matrix.withUnsafeBufferPointer { values in
-                CPixelKernels_colour(
+                let status = CPixelKernels_colour(
                     pixels.baseAddress, stride, Int32(width), Int32(height), values.baseAddress, contrast, lift,
                     vignette)
+                precondition(status == 0, "PixelKernels.colour: out of memory for a \(width)-wide image")
             }
         }
     }

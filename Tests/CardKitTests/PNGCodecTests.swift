@@ -14,7 +14,9 @@ struct PNGCodecTests {
         pixels.reserveCapacity(width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
-                pixels += [UInt8((x * 255) / max(1, width - 1)), UInt8((y * 7 + x * 3) % 256), x < width / 2 ? 40 : 210]
+                pixels += [
+                    UInt8((x * 255) / max(1, width - 1)), UInt8((y * 7 + x * 3) % 256), x < width / 2 ? 40 : 210,
+                ]
             }
         }
         return MemoryImage(width: width, height: height, pixels: pixels)

@@ -4,25 +4,48 @@
 //
 // Why this exists: libvips 8.14 enlarges with a bicubic affine and runs `recomb` in scalar
 // float, ~160 ms of a ~240 ms card (benchmarks/RESULTS.md); Highway and libvips's SIMD
-// reducers do not cover those. These are plain C loops written for the compiler to
-// vectorise, built twice (`target_clones`: AVX2 and baseline x86-64) and picked at load
-// time by the CPU, so one binary runs on any x86-64 and uses AVX2 where present.
-// The resampler follows Pillow-SIMD's design (src/libImaging/Resample.c): two separable
-// passes, coefficients precomputed per output index, 22-bit fixed point.
+// reducers do not cover those. The resampler follows Pillow-SIMD's design
+// (src/libImaging/Resample.c): two separable passes, coefficients precomputed per output
+// index as 16-bit fixed point, two taps per multiply-add (pmaddwd).
+//
+// Every kernel exists for two dispatch targets, baseline x86-64 and AVX2, picked once at
+// load time by the CPU (or forced, `CPixelKernels_set_target`), so one binary runs on any
+// x86-64. All arithmetic in them is integer and exact (no overflow, no float), so **every
+// target writes the same bytes**: two nodes of a fleet never store different bytes under
+// one cache key. A test forces the baseline and compares bytes with the vector kernels.
 #ifndef CPIXELKERNELS_H
 #define CPIXELKERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/// The fixed-point precision of the resampling weights: 1.0 is 1 << 14.
+#define CPIXELKERNELS_WEIGHT_BITS 14
+
+/// The dispatch targets.
+typedef enum {
+    CPixelKernels_baseline = 0,  ///< x86-64 baseline (SSE2), or the portable C elsewhere
+    CPixelKernels_avx2 = 1,      ///< AVX2
+} CPixelKernels_target;
+
+/// The target the kernels run on now: the CPU's best, or the baseline when the process
+/// started with CARDRENDER_KERNELS=baseline, unless `CPixelKernels_set_target` chose.
+CPixelKernels_target CPixelKernels_current_target(void);
+
+/// Makes every kernel run on `target` from now on (all threads); -1 goes back to the
+/// CPU's best. Returns 0, or -1 when this CPU cannot run `target` (nothing changes).
+int CPixelKernels_set_target(int target);
+
 /// The resampling plan of one axis: for each output index, the first source index, how
-/// many source samples it reads, and their weights (22-bit fixed point, `taps` per index).
+/// many source samples it reads, and their weights (16-bit fixed point with
+/// `CPIXELKERNELS_WEIGHT_BITS` fraction bits, `taps` per index, an even count, the unused
+/// ones 0; each index's weights sum to exactly 1.0, so flat colours stay exact).
 typedef struct {
     int out_size;
     int taps;
     int *first;
     int *count;
-    int32_t *weights;
+    int16_t *weights;
 } CPixelKernels_axis;
 
 /// Plans resampling of source samples `start` ..< `start + length` (fractions allowed: a
@@ -48,11 +71,14 @@ void CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride,
 void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width, int height, int orientation,
                           uint8_t *destination, size_t destination_stride);
 
-/// In place, per pixel p: v = (M p) * contrast + lift, times 1 - vignette x d² (d² the
-/// squared distance from the centre averaged over both axes, -1...1 each), clipped to
-/// 0...255 and truncated (as libvips's cast to 8 bits). `matrix` is 3 x 3, row by row.
-void CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const float matrix[9],
-                          float contrast, float lift, float vignette);
+/// In place, per pixel p: v = (M p) * contrast + lift, clipped below at 0, times
+/// 1 - vignette x d² / 2 (d² the squared distance from the centre, -1...1 on each axis;
+/// the factor clipped at 0), clipped to 255 and truncated (as libvips's cast to 8 bits).
+/// `matrix` is 3 x 3, row by row. Integer arithmetic: M x contrast and lift in 14-bit
+/// fixed point, the vignette factor in 15-bit, from tables made once per call.
+/// Returns 0, or -1 when out of memory for the tables (nothing changed).
+int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9],
+                         double contrast, double lift, double vignette);
 
 /// In place: card = colour x a + card x (1 - a), a = alpha / 255, rounded.
 void CPixelKernels_blend(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,

@@ -1,0 +1,17 @@
+/// The revisions of the two executors' arithmetic: part of every cache key, so bytes made by
+/// one revision are never served for another, even within one cardrender release.
+///
+/// Bump `fast` whenever a change to the fast path (kernels, rounding, encoders' settings)
+/// changes any output byte; `general` likewise for the libvips path's own settings (libvips's
+/// version is in the key already). `ExecutorRevisionTests` pins the bytes of a synthetic
+/// card and thumbnail per revision, so such a change cannot ship without a new revision.
+public enum ExecutorRevision {
+    /// The fast executor (libjpeg-turbo, CPixelKernels, libpng). 2: 16-bit kernels,
+    /// integer colour effect, PNG level 1 with Paeth.
+    public static let fast = 2
+    /// The libvips executor's settings. 2: PNG level 1 with Paeth.
+    public static let general = 2
+
+    /// `fast <n> general <n>`, as the cache key carries it.
+    public static var description: String { "fast \(fast) general \(general)" }
+}
