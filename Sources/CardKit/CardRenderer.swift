@@ -127,7 +127,10 @@ public struct CardRenderer: Sendable {
                 .embedded(
                     x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
                     background: spec.background)
-            if let art { card = try card.blended(with: art.colour, mask: art.alpha) }
+            if let art {
+                let (colour, alpha) = try art.images()
+                card = try card.blended(with: colour, mask: alpha)
+            }
             return try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
         }
         return (try encodeOutputs(print), warning)

@@ -48,7 +48,7 @@ struct FastCardRenderer {
         var card = MemoryImage(width: layout.card.width, height: layout.card.height, colour: colour)
             .pasting(placed, x: layout.window.x, y: layout.window.y)
         if let art {
-            let paint = MemoryImage(width: art.colour.width, height: art.colour.height, pixels: art.colourPixels)
+            let paint = MemoryImage(width: art.width, height: art.height, pixels: art.colourPixels)
             PixelKernels.blend(&card, colour: paint, alpha: art.alphaPixels)
         }
         return (card, warning)

@@ -14,7 +14,8 @@ import VipsKit
 /// The frame catalogue: manifests and SVG art under a directory (`frames/<theme>/<name>.json`).
 ///
 /// Art is rendered by libvips once per print size and kept decoded in memory, shared by
-/// every card that uses it (decoding a frame per card was a measured hot spot).
+/// every card that uses it (decoding a frame per card was a measured hot spot); with a
+/// `FrameArtCache` attached, once per cache (a node, or a fleet sharing one) instead.
 public final class FrameCatalogue: Sendable {
     /// Every frame, sorted by id.
     public let frames: [FrameDesign]
@@ -23,6 +24,8 @@ public final class FrameCatalogue: Sendable {
     private let byID: [String: FrameDesign]
     private let rendered = Mutex<[String: VImage]>([:])
     private let overlays = Mutex<[String: FrameOverlay]>([:])
+    private let artCache = Mutex<(any FrameArtCache)?>(nil)
+    private let rasterised = Atomic<Int>(0)
 
     /// Reads and checks every manifest under `directory`.
     /// - Throws: `FrameCatalogueError` naming the manifest and what is wrong with it.
@@ -73,6 +76,14 @@ public final class FrameCatalogue: Sendable {
         byID = Dictionary(uniqueKeysWithValues: found.map { ($0.id, $0) })
     }
 
+    /// Keeps rendered overlays in `cache` from now on, and looks there before rasterising.
+    public func keepArt(in cache: any FrameArtCache) {
+        artCache.withLock { $0 = cache }
+    }
+
+    /// How many times this catalogue has rasterised art (what an attached cache saves).
+    public var rasterisations: Int { rasterised.load(ordering: .relaxed) }
+
     /// The frame with this id, if the catalogue has it.
     public func frame(_ id: String) -> FrameDesign? { byID[id] }
 
@@ -100,6 +111,7 @@ public final class FrameCatalogue: Sendable {
         guard image.bands == 4 else {
             throw FrameCatalogueError(manifest: path, problem: "renders without transparency")
         }
+        rasterised.add(1, ordering: .relaxed)
         rendered.withLock { $0[key] = image }
         return image
     }
@@ -109,8 +121,20 @@ public final class FrameCatalogue: Sendable {
     public func overlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int) throws -> FrameOverlay {
         let key = "\(frame.id)@\(width)x\(height)+\(bleed)"
         if let cached = overlays.withLock({ $0[key] }) { return cached }
+        let cache = artCache.withLock { $0 }
+        var request: FrameArtRequest?
+        if let cache, let svg = FileManager.default.contents(atPath: artPath(frame, in: directory)) {
+            let asked = FrameArtRequest(
+                art: svg, recipe: .init(frame: frame.id, width: width, height: height, bleed: bleed))
+            if let stored = cache.load(asked), stored.width == width + 2 * bleed, stored.height == height + 2 * bleed {
+                overlays.withLock { $0[key] = stored }
+                return stored
+            }
+            request = asked
+        }
         let art = try self.art(frame, width: width, height: height).extendedByCopy(margin: bleed)
         let overlay = try FrameOverlay(colour: art.bands(0, count: 3).inMemory(), alpha: art.bands(3).inMemory())
+        if let cache, let request { cache.save(overlay, for: request) }
         overlays.withLock { $0[key] = overlay }
         return overlay
     }

@@ -45,6 +45,8 @@ public struct CardBatch: Sendable {
         self.outputDirectory = outputDirectory
         self.cache = cache
         self.recordsDigests = recordsDigests
+        // Frame art rasterised once per cache (a node, or every node of a shared one).
+        if let cache { renderer.catalogue?.keepArt(in: CachedFrameArt(cache: cache)) }
         directories = OutputDirectories(log: log)
     }
 
