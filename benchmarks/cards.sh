@@ -3,7 +3,9 @@
 # sample + small, sepia, one frame) at 1 and 2 jobs, and the same postcard work (cover-crop
 # to 1748x1240, sepia matrix, frame composite, JPEG q90 4:4:4) with ImageMagick, Pillow,
 # Pillow-SIMD, pyvips and PHP GD, two workers each, in the same run (the peers write the
-# print file only; cardrender writes print + sample + small). Prints Markdown tables.
+# print file only, except "Pillow-SIMD, same three files"; cardrender writes print + sample
+# + small), and the floor (benchmarks/native/card_floor.c: decode + the two encodes, no
+# pixel work). Prints Markdown tables.
 # usage: bash benchmarks/cards.sh      (needs ../shared/corpus; installs the peers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,7 @@ jpegs=$(ls "$work/jpeg" | wc -l)
 # The frame, as the peers get it: our airmail art rendered once to a PNG.
 vips svgload frames/travel/airmail.svg "$work/frame.png"
 im=convert-im6.q16
+cc -O2 -o "$work/card_floor" benchmarks/native/card_floor.c -ljpeg
 
 im_one="$im"' "$1" -auto-orient -resize 1748x1240^ -gravity center -extent 1748x1240 -color-matrix "0.393 0.769 0.189 0.349 0.686 0.168 0.272 0.534 0.131" '"$work/frame.png"' -composite -sampling-factor 1x1 -quality 90 "$0/$(basename "$1" .jpg).jpg"'
 gd_one="php $peers_dir/gd_card.php $work/frame.png"' "$0" "$1"'
@@ -29,6 +32,8 @@ hyperfine -N --warmup 1 --runs 5 --export-json "$work/cards.json" \
   -n "cardrender render --jobs 2 --engine general ($jpegs JPEGs)" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet --no-cache --engine general" \
   -n "Pillow, 2 processes ($jpegs JPEGs)" "python3 $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "Pillow-SIMD, 2 processes ($jpegs JPEGs)" "$pillow_simd $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "Pillow-SIMD, same three files, pool of 2 ($jpegs JPEGs)" "$pillow_simd $peers_dir/pillow_card3.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
+  -n "floor: libjpeg-turbo decode at the covering DCT scale + print and sample encodes, 2 processes ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n $(((jpegs + 1) / 2)) $work/card_floor $work/out'" \
   -n "djpeg + cjpeg q90 4:4:4, xargs -P 2 ($jpegs JPEGs, floor: no resize, effect or frame)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''djpeg \"\$1\" | cjpeg -quality 90 -sample 1x1 > \"\$0/\$(basename \"\$1\")\"'\'' $work/out'" \
   -n "ImageMagick, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/out'" \
   -n "PHP GD, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$gd_one'\'' $work/out'" >&2

@@ -79,31 +79,36 @@ public struct CardRenderer: Sendable {
         try VersoRenderer().check(
             message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
         let frame = try resolveFrame(spec, specFile: specFile)
-        let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
-        let effect = spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal
-        let art = try frame.map { frame in
-            try catalogue!.overlay(frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
-        }
+        let plan = try CardPlan(
+            spec: spec, photo: photo, header: header, frame: frame,
+            effect: spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal,
+            art: { layout in
+                try frame.map { frame in
+                    try catalogue!.overlay(
+                        frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
+                }
+            }, settings: settings, specFile: specFile)
+        let layout = plan.layout
         let front: RenderedSide
         let warning: String?
         let path: RenderPath
-        if let source = FastCardRenderer.plan(photo: photo, header: header, spec: spec, settings: settings) {
+        switch plan.executor {
+        case .fast(let source):
             let fast = FastCardRenderer(settings: settings)
-            let (pixels, fastWarning) = try fast.print(
-                photo: source, layout: layout, effect: effect, art: art, background: spec.background)
-            front = try fast.encode(pixels, dpi: spec.format.dpi)
+            let (pixels, fastWarning) = try fast.print(plan, photo: source)
+            front = try fast.encode(pixels, plan: plan)
             (warning, path) = (fastWarning, .fast)
-        } else {
-            (front, warning) = try renderGeneral(
-                photo, header: header, spec: spec, layout: layout, effect: effect, art: art)
+        case .general:
+            (front, warning) = try renderGeneral(photo, plan: plan)
             path = .general
         }
+        let effect = plan.effect
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
         var versos: [RenderedSide] = []
         if spec.message != nil || !spec.recipients.isEmpty {
             let backs = try VersoRenderer().render(
                 message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
-            versos = try backs.map(encodeOutputs)
+            versos = try backs.map { try encodeOutputs($0) }
         }
         return RenderedCard(
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
@@ -116,24 +121,21 @@ public struct CardRenderer: Sendable {
     /// memory inside the damage handler: a libvips failure there is the photo's (damaged
     /// data). Encoding runs after, outside it: an encoder failure is cardrender's, never
     /// blamed on the input nor retried leniently.
-    private func renderGeneral(
-        _ photo: ImageData, header: ImageHeader, spec: CardSpec, layout: CardLayout, effect: ColourEffect,
-        art: FrameOverlay?
-    ) throws -> (RenderedSide, warning: String?) {
+    private func renderGeneral(_ photo: ImageData, plan: CardPlan) throws -> (RenderedSide, warning: String?) {
         let (print, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
-            let window = try PhotoPlacer(layout: layout, background: spec.background, policy: settings.policy)
-                .place(photo, header: header, strict: strict)
-            var card = try effect.apply(to: window)
+            let window = try PhotoPlacer(plan: plan, policy: settings.policy).place(photo, strict: strict)
+            let (x, y) = (plan.layout.window.x, plan.layout.window.y)
+            var card = try plan.effect.apply(to: window)
                 .embedded(
-                    x: layout.window.x, y: layout.window.y, width: layout.card.width, height: layout.card.height,
-                    background: spec.background)
-            if let art {
+                    x: x, y: y, width: plan.printSize.width, height: plan.printSize.height,
+                    background: plan.background)
+            if let art = plan.art {
                 let (colour, alpha) = try art.images()
                 card = try card.blended(with: colour, mask: alpha)
             }
-            return try card.withResolution(dotsPerInch: Double(spec.format.dpi)).inMemory()
+            return try card.withResolution(dotsPerInch: Double(plan.dpi)).inMemory()
         }
-        return (try encodeOutputs(print), warning)
+        return (try encodeOutputs(print, sampleSize: plan.sampleSize, smallSize: plan.smallSize), warning)
     }
 
     private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {
@@ -147,18 +149,29 @@ public struct CardRenderer: Sendable {
         return frame
     }
 
-    /// Print file, sample and small image of one finished side.
-    private func encodeOutputs(_ print: VImage) throws -> RenderedSide {
+    /// Print file, sample and small image of one finished side (sizes: a plan's, or for a
+    /// back, the sample's long side and the small image's width from the settings).
+    private func encodeOutputs(_ print: VImage, sampleSize: Size? = nil, smallSize: Size? = nil) throws
+        -> RenderedSide
+    {
         let printData = try print.encoded(settings.printEncoding)
         let longSide = max(print.width, print.height)
         let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
-        let sample = try print.resized(scale: sampleScale).inMemory()
+        let sample =
+            try sampleSize.map { size in
+                try print.resized(
+                    scale: Double(size.width) / Double(print.width),
+                    verticalScale: Double(size.height) / Double(print.height)
+                ).exactly(width: size.width, height: size.height).inMemory()
+            } ?? print.resized(scale: sampleScale).inMemory()
         let sampleData = try sample.encoded(EncodeOptions(format: .jpeg, quality: 85))
-        let small = Thumbnailer.outputSize(
-            sourceWidth: print.width, sourceHeight: print.height, width: settings.smallWidth, enlarge: false)
+        let small =
+            smallSize.map { ($0.width, $0.height) }
+            ?? Thumbnailer.outputSize(
+                sourceWidth: print.width, sourceHeight: print.height, width: settings.smallWidth, enlarge: false)
         // From the sample, which holds 4 to 5 times the small image's pixels: enough for a
         // Lanczos3 reduction, and a fifth of the print's pixels to read.
-        let smallImage = try sample.reduced(toWidth: small.width, height: small.height)
+        let smallImage = try sample.reduced(toWidth: small.0, height: small.1)
         let smallData = try smallImage.encoded(EncodeOptions(format: .png))
         return RenderedSide(
             print: printData, sample: sampleData, small: smallData,

@@ -1,62 +1,53 @@
 import VipsKit
 
-/// Makes the photo window's pixels from the photo and its placement.
+/// The general executor's photo window: a card plan's `source` run by libvips (decoded
+/// scaled on load, auto-oriented, made sRGB and opaque), at the window's size.
 struct PhotoPlacer {
-    let layout: CardLayout
-    let background: [Double]
-    /// The input limits, enforced by every decode.
+    let plan: CardPlan
     let policy: DecodePolicy
 
-    /// The window image, exactly `layout.window` in size, opaque sRGB.
-    func place(_ data: ImageData, header: ImageHeader, strict: Bool) throws -> VImage {
-        let (width, height) = (layout.window.width, layout.window.height)
-        switch layout.placement {
-        case .crop(let x, let y, let cropWidth, let cropHeight):
-            let scale = layout.photoScale
-            let region: VImage
-            if scale < 1 {
-                // Shrink on load to about the final size, then cut the crop out of that.
-                let base = try scaledPhoto(data, header: header, scale: scale, strict: strict)
-                let fx = Double(base.width) / Double(layout.photo.width)
-                let fy = Double(base.height) / Double(layout.photo.height)
-                let left = Int((Double(x) * fx).rounded(.down))
-                let top = Int((Double(y) * fy).rounded(.down))
-                let right = min(base.width, Int((Double(x + cropWidth) * fx).rounded(.up)))
-                let bottom = min(base.height, Int((Double(y + cropHeight) * fy).rounded(.up)))
-                region = try base.extractArea(left: left, top: top, width: right - left, height: bottom - top)
-            } else {
-                let full = try data.decode(policy: policy, strict: strict).opaqueSRGB(background: background)
-                region = try full.extractArea(left: x, top: y, width: cropWidth, height: cropHeight)
-            }
-            return try region.resized(
-                scale: Double(width) / Double(region.width), verticalScale: Double(height) / Double(region.height)
-            ).exactly(width: width, height: height)
-        case .transform(_, let rotation, let offsetX, let offsetY):
-            var photo = try scaledPhoto(data, header: header, scale: layout.photoScale, strict: strict)
+    /// The photo window: `plan.layout.window`'s size, the photo placed on the background.
+    /// - Parameter strict: any damage is an error (else what decodes is used).
+    func place(_ data: ImageData, strict: Bool) throws -> VImage {
+        let (width, height) = (plan.layout.window.width, plan.layout.window.height)
+        switch plan.source {
+        case .box(let left, let top, let right, let bottom):
+            let region = try scaledPhoto(data, strict: strict)
+                .extractArea(left: left, top: top, width: right - left, height: bottom - top)
+            return try fitted(region, width: width, height: height)
+        case .enlargedCrop(let x, let y, let cropWidth, let cropHeight):
+            let full = try data.decode(policy: policy, strict: strict).opaqueSRGB(background: plan.background)
+            return try fitted(
+                full.extractArea(left: x, top: y, width: cropWidth, height: cropHeight), width: width, height: height)
+        case .turned(let rotation, _, _):
+            var photo = try scaledPhoto(data, strict: strict)
             if rotation.truncatingRemainder(dividingBy: 360) != 0 {
-                photo = try photo.rotated(degrees: rotation, background: background)
+                photo = try photo.rotated(degrees: rotation, background: plan.background)
             }
-            let left = (Double(width) / 2 + offsetX * Double(width) - Double(photo.width) / 2).rounded()
-            let top = (Double(height) / 2 + offsetY * Double(height) - Double(photo.height) / 2).rounded()
-            return try photo.embedded(x: Int(left), y: Int(top), width: width, height: height, background: background)
+            let origin = plan.origin(of: Size(width: photo.width, height: photo.height))
+            return try photo.embedded(
+                x: origin.x, y: origin.y, width: width, height: height, background: plan.background)
         }
     }
 
-    /// The whole upright photo scaled by `scale`. Shrinking: JPEGs are decoded at the
-    /// smallest DCT scale still above the target (as Pillow's `draft`; libvips's
-    /// `thumbnail` would decode a 12 MP photo whole for a 1500 px window), then resized
-    /// with Lanczos3. Enlarging: a Lanczos resize (libvips's `thumbnail` is slow at it).
-    private func scaledPhoto(_ data: ImageData, header: ImageHeader, scale: Double, strict: Bool) throws -> VImage {
-        if scale < 1 {
-            let width = max(1, Int((Double(header.uprightWidth) * scale).rounded()))
-            let height = max(1, Int((Double(header.uprightHeight) * scale).rounded()))
-            let decoded = try data.decode(policy: policy, strict: strict, atLeast: width, height: height)
-                .opaqueSRGB(background: background)
-            return try decoded.resized(
-                scale: Double(width) / Double(decoded.width), verticalScale: Double(height) / Double(decoded.height)
-            ).exactly(width: width, height: height)
+    /// `region` resized to exactly `width` x `height`.
+    private func fitted(_ region: VImage, width: Int, height: Int) throws -> VImage {
+        try region.resized(
+            scale: Double(width) / Double(region.width), verticalScale: Double(height) / Double(region.height)
+        ).exactly(width: width, height: height)
+    }
+
+    /// The whole upright photo at `plan.scaledPhoto`: shrunk on load when reducing.
+    private func scaledPhoto(_ data: ImageData, strict: Bool) throws -> VImage {
+        let size = plan.scaledPhoto
+        let decoded: VImage
+        if plan.layout.photoScale < 1 {
+            decoded = try data.decode(policy: policy, strict: strict, atLeast: size.width, height: size.height)
+        } else {
+            decoded = try data.decode(policy: policy, strict: strict)
         }
-        let full = try data.decode(policy: policy, strict: strict).opaqueSRGB(background: background)
-        return scale == 1 ? full : try full.resized(scale: scale)
+        let opaque = try decoded.opaqueSRGB(background: plan.background)
+        guard opaque.width != size.width || opaque.height != size.height else { return opaque }
+        return try fitted(opaque, width: size.width, height: size.height)
     }
 }

@@ -63,14 +63,11 @@ public struct Thumbnailer: Sendable {
             throw ThumbnailError.widthOutOfRange(received: width, maximum: maxWidth)
         }
         let header = try data.header(policy: policy)
-        let size = Self.outputSize(
-            sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, width: width,
-            enlarge: enlarge)
-        if engine == .auto, !options.keepMetadata, let source = FastJPEGSource(data, header: header),
-            source.info.components == 3
-        {
-            let (upright, _, warning) = try source.decodeUpright(
-                shrink: source.shrink(atLeast: size, headroom: 2), policy: policy)
+        let plan = ThumbnailPlan(
+            photo: data, header: header, width: width, enlarge: enlarge, options: options, engine: engine)
+        let size = plan.size
+        if case .fast(let source) = plan.executor {
+            let (upright, _, warning) = try source.decodeUpright(shrink: plan.dctShrink, policy: policy)
             let pixels =
                 upright.width == size.width && upright.height == size.height
                 ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)

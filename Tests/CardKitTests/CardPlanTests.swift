@@ -1,0 +1,80 @@
+import FastPath
+import Foundation
+import TestSupport
+import Testing
+import VipsKit
+
+@testable import CardKit
+
+/// One plan per card, resolved once: its geometry (the box in the scaled photo, sizes of the
+/// three files) and its executor, decided in one place; the executors write what it says.
+@Suite(.libvips)
+struct CardPlanTests {
+    /// A 3000 x 2000 colour JPEG made in the test.
+    static func photo() throws -> ImageData {
+        let image = MemoryImage(width: 3000, height: 2000, colour: [90, 140, 200])
+        let jpeg = try JPEGCodec.encode(image, quality: 90, fullChroma: true, optimize: false)
+        return ImageData(copying: Data(jpeg), name: "plan.jpg")
+    }
+
+    static func plan(_ spec: CardSpec, settings: CardRenderer.Settings = .init()) throws -> CardPlan {
+        let photo = try photo()
+        let header = try photo.header(policy: settings.policy)
+        return try CardPlan(
+            spec: spec, photo: photo, header: header, frame: nil, effect: .normal, art: { _ in nil },
+            settings: settings, specFile: "plan.card.json")
+    }
+
+    @Test("a reduced crop is a box in the scaled photo, snapped outwards; sizes of the three files")
+    func reducedCrop() throws {
+        // A6 landscape at 300 dpi is 1748 x 1240; a 2114 x 1500 crop scales by ~0.8268.
+        let plan = try Self.plan(CardSpec(placement: .crop(x: 443, y: 250, width: 2114, height: 1500)))
+        let scale = plan.layout.photoScale
+        #expect(abs(scale - (1748.0 / 2114 + 1240.0 / 1500) / 2) < 1e-12)
+        #expect(plan.scaledPhoto == Size(width: Int((3000 * scale).rounded()), height: Int((2000 * scale).rounded())))
+        let fx = Double(plan.scaledPhoto.width) / 3000
+        let fy = Double(plan.scaledPhoto.height) / 2000
+        #expect(
+            plan.source
+                == .box(
+                    left: Int((443 * fx).rounded(.down)), top: Int((250 * fy).rounded(.down)),
+                    right: Int((2557 * fx).rounded(.up)), bottom: Int((1750 * fy).rounded(.up))))
+        #expect(plan.printSize == Size(width: 1748, height: 1240))
+        #expect(plan.sampleSize == Size(width: 800, height: 568))
+        #expect(plan.smallSize == Size(width: 200, height: 142))
+        guard case .fast = plan.executor else {
+            Issue.record("a colour JPEG with a crop goes to the fast executor")
+            return
+        }
+        // 3000 x 2000 at 1/2 is 1500 x 1000: not enough for the scaled 2480 x 1653.
+        #expect(plan.dctShrink == 1)
+        // The card the fast executor renders has the plan's sizes.
+        let card = try CardRenderer(catalogue: nil).render(
+            photo: try Self.photo(), spec: CardSpec(placement: .crop(x: 443, y: 250, width: 2114, height: 1500)),
+            specFile: "plan")
+        #expect(card.front.printSize == plan.printSize && card.front.sampleSize == plan.sampleSize)
+        #expect(card.front.smallSize == plan.smallSize)
+    }
+
+    @Test("the executor is chosen in one place: fast only for what it does exactly")
+    func executorChoice() throws {
+        func isFast(_ plan: CardPlan) -> Bool {
+            if case .fast = plan.executor { return true }
+            return false
+        }
+        #expect(isFast(try Self.plan(CardSpec())))
+        #expect(
+            isFast(try Self.plan(CardSpec(placement: .transform(scale: 1.2, rotation: -90, offsetX: 0, offsetY: 0)))))
+        #expect(!isFast(try Self.plan(CardSpec(placement: .transform(scale: 1, rotation: 30, offsetX: 0, offsetY: 0)))))
+        #expect(!isFast(try Self.plan(CardSpec(), settings: .init(engine: .general))))
+        #expect(
+            !isFast(try Self.plan(CardSpec(), settings: .init(printEncoding: EncodeOptions(format: .tiff)))))
+        // Cover: scale max(1748 / 3000, 1240 / 2000) = 0.62, so 1860 x 1240, centred: 56 px
+        // cut off left and right; decoded at 1/1 (1/2, 1500 x 1000, would not cover it).
+        let cover = try Self.plan(CardSpec())
+        #expect(cover.scaledPhoto == Size(width: 1860, height: 1240))
+        #expect(cover.dctShrink == 1 && cover.source == .turned(rotation: 0, offsetX: 0, offsetY: 0))
+        let origin = cover.origin(of: cover.scaledPhoto)
+        #expect(origin.x == -56 && origin.y == 0)
+    }
+}
