@@ -169,7 +169,9 @@ let package = Package(
 )
 
 // Every Swift target of ours, tests included, builds with warnings as errors.
-let cTargets: Set<String> = ["CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge"]
+let cTargets: Set<String> = [
+    "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge",
+]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift
 }
