@@ -33,7 +33,7 @@ hyperfine -N --warmup 1 --runs 5 --export-json "$work/cards.json" \
   -n "Pillow, 2 processes ($jpegs JPEGs)" "python3 $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "Pillow-SIMD, 2 processes ($jpegs JPEGs)" "$pillow_simd $peers_dir/pillow_card.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "Pillow-SIMD, same three files, pool of 2 ($jpegs JPEGs)" "$pillow_simd $peers_dir/pillow_card3.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
-  -n "floor: libjpeg-turbo decode at the covering DCT scale + print and sample encodes, 2 processes ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n $(((jpegs + 1) / 2)) $work/card_floor $work/out'" \
+  -n "floor: libjpeg-turbo decode at the covering DCT scale + print and sample encodes, 2 processes ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 $work/card_floor $work/out'" \
   -n "djpeg + cjpeg q90 4:4:4, xargs -P 2 ($jpegs JPEGs, floor: no resize, effect or frame)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''djpeg \"\$1\" | cjpeg -quality 90 -sample 1x1 > \"\$0/\$(basename \"\$1\")\"'\'' $work/out'" \
   -n "ImageMagick, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$im_one'\'' $work/out'" \
   -n "PHP GD, xargs -P 2 ($jpegs JPEGs)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 sh -c '\''$gd_one'\'' $work/out'" >&2

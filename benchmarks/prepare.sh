@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by the benchmark scripts: installs the peer tools (Debian packages and PyPI) when
 # missing, builds cardrender in release mode and sets up a scratch directory.
-# Sets: ours (the binary), corpus (../shared/corpus), work (removed on exit), peers_dir,
+# Sets: ours (the binary; $CARDRENDER_BIN when set), corpus (../shared/corpus), work (removed on exit), peers_dir,
 # pillow_simd (the Python of a venv with Pillow-SIMD built for AVX2, under .build/peers).
 source scripts/setup.sh
 peer_packages=(hyperfine imagemagick graphicsmagick php-cli php-gd libjpeg-turbo-progs time libvips-tools)
@@ -26,8 +26,13 @@ fi
 pillow_simd="$simd_venv/bin/python"
 
 [[ -d ../shared/corpus ]] || { echo "benchmarks need ../shared/corpus" >&2; exit 1; }
-swift build -c release --product cardrender >&2
-ours="$PWD/.build/release/cardrender"
+# CARDRENDER_BIN: measure that binary instead of building this tree's release one.
+if [[ -n ${CARDRENDER_BIN:-} ]]; then
+  ours="$CARDRENDER_BIN"
+else
+  swift build -c release --product cardrender >&2
+  ours="$PWD/.build/release/cardrender"
+fi
 corpus="$(cd ../shared/corpus && pwd)"
 peers_dir="$PWD/benchmarks/peers"
 work="$(mktemp -d)"

@@ -41,7 +41,7 @@ hyperfine -N --warmup 1 --runs 7 --export-json "$work/batch.json" \
   --prepare "bash -c 'rm -rf $work/out $work/floor && mkdir -p $work/out $work/floor'" \
   -n "cards: cardrender render --jobs 2" "$ours render $work/jpeg --out $work/out --frame travel/airmail --effect sepia --quality 90 --jobs 2 --quiet --no-cache" \
   -n "cards: Pillow-SIMD, same three files, pool of 2" "$pillow_simd benchmarks/peers/pillow_card3.py $work/frame.png $work/out $(ls -d $work/jpeg/* | tr '\n' ' ')" \
-  -n "cards: floor (libjpeg-turbo decode + print and sample encodes, 2 processes)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n $(((count + 1) / 2)) $work/card_floor $work/floor'" \
+  -n "cards: floor (libjpeg-turbo decode + print and sample encodes, 2 processes)" "bash -c 'ls $work/jpeg/*.jpg | xargs -P 2 -n 1 $work/card_floor $work/floor'" \
   -n "thumbs: cardrender thumb --jobs 2" "$ours thumb $work/jpeg --width 200 --out $work/out --jobs 2 --quiet --no-cache" \
   -n "thumbs: Pillow-SIMD, pool of 2" "$pillow_simd benchmarks/peers/pillow_thumbs.py $work/out 200 $(ls -d $work/jpeg/* | tr '\n' ' ')" \
   -n "thumbs: djpeg at the same DCT scales, 2 at a time" "bash -c 'xargs -P 2 -L 1 sh -c '\''djpeg -scale 1/\$0 -outfile /dev/null \$1'\'' < $work/scales'" >&2

@@ -311,3 +311,170 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
     *output_size = length;
     return 0;
 }
+
+// MARK: row by row
+
+/// Each function below re-arms the jump at its entry: a longjmp may only land in a frame
+/// still running, so the one armed by an earlier call that returned is never used.
+struct CJPEGBridge_decoder {
+    struct jpeg_decompress_struct cinfo;
+    bridge_error error;
+    char message[JMSG_LENGTH_MAX];
+    int created;
+};
+
+CJPEGBridge_decoder *CJPEGBridge_decoder_open(const uint8_t *data, size_t size, int scale_denom, int strict,
+                                              int *width, int *height, int *failed) {
+    CJPEGBridge_decoder *decoder = calloc(1, sizeof *decoder);
+    *failed = 0;
+    if (!decoder) return NULL;
+    install(&decoder->error, strict, decoder->message, sizeof decoder->message);
+    decoder->cinfo.err = &decoder->error.base;
+    if (setjmp(decoder->error.jump)) {
+        *failed = 1;
+        return decoder;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    jpeg_mem_src(&decoder->cinfo, data, (unsigned long)size);
+    jpeg_read_header(&decoder->cinfo, TRUE);
+    decoder->cinfo.scale_num = 1;
+    decoder->cinfo.scale_denom = (unsigned)scale_denom;
+    decoder->cinfo.out_color_space = JCS_RGB;
+    decoder->cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&decoder->cinfo);
+    *width = (int)decoder->cinfo.output_width;
+    *height = (int)decoder->cinfo.output_height;
+    return decoder;
+}
+
+int CJPEGBridge_decoder_read(CJPEGBridge_decoder *decoder, uint8_t *rows, size_t stride, int count) {
+    if (setjmp(decoder->error.jump)) return -1;
+    int done = 0;
+    while (done < count && decoder->cinfo.output_scanline < decoder->cinfo.output_height) {
+        JSAMPROW row = rows + stride * (size_t)done;
+        JDIMENSION got = jpeg_read_scanlines(&decoder->cinfo, &row, 1);
+        if (got == 0) break;
+        done += (int)got;
+    }
+    return done;
+}
+
+int CJPEGBridge_decoder_skip(CJPEGBridge_decoder *decoder, int count) {
+    if (setjmp(decoder->error.jump)) return -1;
+    JDIMENSION left = decoder->cinfo.output_height - decoder->cinfo.output_scanline;
+    if (count > 0) jpeg_skip_scanlines(&decoder->cinfo, (JDIMENSION)count < left ? (JDIMENSION)count : left);
+    return 0;
+}
+
+int CJPEGBridge_decoder_finish(CJPEGBridge_decoder *decoder, int *warnings) {
+    *warnings = decoder->error.warnings;
+    if (setjmp(decoder->error.jump)) {
+        *warnings = decoder->error.warnings;
+        return -1;
+    }
+    if (decoder->error.strict) {
+        JDIMENSION left = decoder->cinfo.output_height - decoder->cinfo.output_scanline;
+        if (left > 0) jpeg_skip_scanlines(&decoder->cinfo, left);
+        jpeg_finish_decompress(&decoder->cinfo);
+    } else {
+        jpeg_abort_decompress(&decoder->cinfo);
+    }
+    *warnings = decoder->error.warnings;
+    return 0;
+}
+
+const char *CJPEGBridge_decoder_message(const CJPEGBridge_decoder *decoder) { return decoder->message; }
+
+void CJPEGBridge_decoder_close(CJPEGBridge_decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+struct CJPEGBridge_encoder {
+    struct jpeg_compress_struct cinfo;
+    bridge_error error;
+    growing_destination dest;
+    char message[JMSG_LENGTH_MAX];
+    int created;
+};
+
+CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality, int full_chroma, int optimize,
+                                              int dpi, size_t limit, int *failed) {
+    CJPEGBridge_encoder *encoder = calloc(1, sizeof *encoder);
+    *failed = 0;
+    if (!encoder) return NULL;
+    install(&encoder->error, 0, encoder->message, sizeof encoder->message);
+    encoder->cinfo.err = &encoder->error.base;
+    growing_destination *dest = &encoder->dest;
+    dest->pub.init_destination = growing_init;
+    dest->pub.empty_output_buffer = growing_empty;
+    dest->pub.term_destination = growing_term;
+    dest->limit = limit;
+    dest->size = (size_t)width * (size_t)height * 3 / 10;
+    if (dest->size < 16384) dest->size = 16384;
+    if (limit && dest->size > limit) dest->size = limit;
+    dest->buffer = malloc(dest->size);
+    if (!dest->buffer) {
+        snprintf(encoder->message, sizeof encoder->message, "out of memory for the JPEG output");
+        *failed = 1;
+        return encoder;
+    }
+    if (setjmp(encoder->error.jump)) {
+        *failed = 1;
+        return encoder;
+    }
+    jpeg_create_compress(&encoder->cinfo);
+    encoder->created = 1;
+    j_compress_ptr cinfo = &encoder->cinfo;
+    cinfo->dest = &dest->pub;
+    cinfo->image_width = (JDIMENSION)width;
+    cinfo->image_height = (JDIMENSION)height;
+    cinfo->input_components = 3;
+    cinfo->in_color_space = JCS_RGB;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, quality, TRUE);
+    int sampling = full_chroma ? 1 : 2;
+    cinfo->comp_info[0].h_samp_factor = sampling;
+    cinfo->comp_info[0].v_samp_factor = sampling;
+    cinfo->optimize_coding = optimize ? TRUE : FALSE;
+    cinfo->dct_method = JDCT_ISLOW;
+    cinfo->write_JFIF_header = TRUE;
+    if (dpi > 0) {
+        cinfo->density_unit = 1;
+        cinfo->X_density = (UINT16)dpi;
+        cinfo->Y_density = (UINT16)dpi;
+    }
+    jpeg_start_compress(cinfo, TRUE);
+    return encoder;
+}
+
+int CJPEGBridge_encoder_write(CJPEGBridge_encoder *encoder, const uint8_t *rows, size_t stride, int count) {
+    if (setjmp(encoder->error.jump)) return -1;
+    for (int done = 0; done < count && encoder->cinfo.next_scanline < encoder->cinfo.image_height; done++) {
+        JSAMPROW row = (JSAMPROW)(rows + stride * (size_t)done);
+        jpeg_write_scanlines(&encoder->cinfo, &row, 1);
+    }
+    return 0;
+}
+
+int CJPEGBridge_encoder_finish(CJPEGBridge_encoder *encoder, uint8_t **output, size_t *output_size) {
+    *output = NULL;
+    *output_size = 0;
+    if (setjmp(encoder->error.jump)) return -1;
+    jpeg_finish_compress(&encoder->cinfo);
+    *output_size = encoder->dest.size - encoder->dest.pub.free_in_buffer;
+    *output = encoder->dest.buffer;
+    encoder->dest.buffer = NULL;  // handed over
+    return 0;
+}
+
+const char *CJPEGBridge_encoder_message(const CJPEGBridge_encoder *encoder) { return encoder->message; }
+
+void CJPEGBridge_encoder_close(CJPEGBridge_encoder *encoder) {
+    if (!encoder) return;
+    if (encoder->created) jpeg_destroy_compress(&encoder->cinfo);
+    free(encoder->dest.buffer);
+    free(encoder);
+}

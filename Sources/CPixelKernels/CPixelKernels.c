@@ -228,81 +228,172 @@ void CPixelKernels_resample_rows(const uint8_t *source, size_t source_stride, in
 
 // MARK: vertical pass
 
-/// Output samples `from` ..< `samples` of one vertical-pass row, sample by sample: the
-/// reference arithmetic.
-static inline void column_samples_scalar(const uint8_t *base, size_t stride, const int16_t *w, int count, int from,
-                                         int samples, uint8_t *out) {
+/// Output samples `from` ..< `samples` of one vertical-pass row from the `count` source rows
+/// at `rows`, sample by sample: the reference arithmetic.
+static inline void column_row_scalar(const uint8_t *const *rows, const int16_t *w, int count, int from, int samples,
+                                     uint8_t *out) {
     for (int s = from; s < samples; s++) {
         int32_t sum = 0;
-        for (int k = 0; k < count; k++) sum += base[stride * (size_t)k + s] * w[k];
+        for (int k = 0; k < count; k++) sum += rows[k][s] * w[k];
         out[s] = clip8(sum);
     }
 }
 
-static void columns_baseline(const uint8_t *source, size_t source_stride, int first_row, int width,
-                             uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
-    for (int i = 0; i < y->out_size; i++) {
-        const uint8_t *base = source + source_stride * (size_t)(y->first[i] - first_row);
-        column_samples_scalar(base, source_stride, y->weights + (size_t)i * y->taps, y->count[i], 0, width * 3,
-                              destination + destination_stride * (size_t)i);
-    }
+static void column_row_baseline(const uint8_t *const *rows, const int16_t *w, int count, int samples, uint8_t *out) {
+    column_row_scalar(rows, w, count, 0, samples, out);
 }
 
 #if HAS_AVX2_TARGET
 /// 16 samples at a time, two rows per pmaddwd: the rows' bytes widened to 16 bits and
 /// interleaved [a0 b0 a1 b1 ...], multiplied-and-added with [w0 w1] pairs.
-AVX2 static void columns_avx2(const uint8_t *source, size_t source_stride, int first_row, int width,
-                              uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
-    const int samples = width * 3;
+AVX2 static void column_row_avx2(const uint8_t *const *rows, const int16_t *w, int count, int samples, uint8_t *out) {
     const __m256i half = _mm256_set1_epi32(HALF);
-    for (int i = 0; i < y->out_size; i++) {
-        const int16_t *w = y->weights + (size_t)i * y->taps;
-        const int count = y->count[i];
-        const uint8_t *base = source + source_stride * (size_t)(y->first[i] - first_row);
-        uint8_t *out = destination + destination_stride * (size_t)i;
-        int s = 0;
-        for (; s + 16 <= samples; s += 16) {
-            __m256i low = half, high = half;
-            int k = 0;
-            for (; k + 1 < count; k += 2) {
-                __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(base + source_stride * k + s)));
-                __m256i b =
-                    _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(base + source_stride * (k + 1) + s)));
-                int32_t pair;
-                memcpy(&pair, w + k, 4);
-                const __m256i weights = _mm256_set1_epi32(pair);
-                low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
-                high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
-            }
-            if (k < count) {  // an odd tap alone: paired with a zero weight
-                __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(base + source_stride * k + s)));
-                const __m256i weights = _mm256_set1_epi32((int32_t)(uint16_t)w[k]);
-                low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, a), weights));
-                high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, a), weights));
-            }
-            low = _mm256_srai_epi32(low, CPIXELKERNELS_WEIGHT_BITS);
-            high = _mm256_srai_epi32(high, CPIXELKERNELS_WEIGHT_BITS);
-            // Per 128-bit lane: low holds samples 0-3 (8-11), high 4-7 (12-15); the packs
-            // saturate exactly as clip8 clips.
-            __m256i words = _mm256_packs_epi32(low, high);
-            __m256i bytes = _mm256_packus_epi16(words, words);
-            bytes = _mm256_permute4x64_epi64(bytes, 0x08);
-            _mm_storeu_si128((__m128i *)(out + s), _mm256_castsi256_si128(bytes));
+    int s = 0;
+    for (; s + 16 <= samples; s += 16) {
+        __m256i low = half, high = half;
+        int k = 0;
+        for (; k + 1 < count; k += 2) {
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + s)));
+            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k + 1] + s)));
+            int32_t pair;
+            memcpy(&pair, w + k, 4);
+            const __m256i weights = _mm256_set1_epi32(pair);
+            low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
+            high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
         }
-        column_samples_scalar(base, source_stride, w, count, s, samples, out);
+        if (k < count) {  // an odd tap alone: paired with a zero weight
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + s)));
+            const __m256i weights = _mm256_set1_epi32((int32_t)(uint16_t)w[k]);
+            low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, a), weights));
+            high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, a), weights));
+        }
+        low = _mm256_srai_epi32(low, CPIXELKERNELS_WEIGHT_BITS);
+        high = _mm256_srai_epi32(high, CPIXELKERNELS_WEIGHT_BITS);
+        // Per 128-bit lane: low holds samples 0-3 (8-11), high 4-7 (12-15); the packs
+        // saturate exactly as clip8 clips.
+        __m256i words = _mm256_packs_epi32(low, high);
+        __m256i bytes = _mm256_packus_epi16(words, words);
+        bytes = _mm256_permute4x64_epi64(bytes, 0x08);
+        _mm_storeu_si128((__m128i *)(out + s), _mm256_castsi256_si128(bytes));
     }
+    column_row_scalar(rows, w, count, s, samples, out);
 }
 #endif
 
-void CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, int first_row, int width,
-                                    uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
+/// One output row of the vertical pass on the current target.
+static void column_row(const uint8_t *const *rows, const int16_t *w, int count, int samples, uint8_t *out) {
 #if HAS_AVX2_TARGET
     if (CPixelKernels_current_target() == CPixelKernels_avx2) {
-        columns_avx2(source, source_stride, first_row, width, destination, destination_stride, y);
+        column_row_avx2(rows, w, count, samples, out);
         return;
     }
 #endif
-    columns_baseline(source, source_stride, first_row, width, destination, destination_stride, y);
+    column_row_baseline(rows, w, count, samples, out);
+}
+
+int CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, int first_row, int width,
+                                   uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y) {
+    const uint8_t **rows = malloc(sizeof(uint8_t *) * (size_t)y->taps);
+    if (!rows) return -1;
+    for (int i = 0; i < y->out_size; i++) {
+        const uint8_t *base = source + source_stride * (size_t)(y->first[i] - first_row);
+        for (int k = 0; k < y->count[i]; k++) rows[k] = base + source_stride * (size_t)k;
+        column_row(rows, y->weights + (size_t)i * y->taps, y->count[i], width * 3,
+                   destination + destination_stride * (size_t)i);
+    }
+    free(rows);
+    return 0;
+}
+
+// MARK: streaming
+
+struct CPixelKernels_stream {
+    CPixelKernels_axis x, y;
+    int in_width, out_width;
+    int vertical_first;  ///< reducing rows 2x or more: vertical pass first, as the whole-image resampler
+    int first_row, end_row;
+    int ring_rows;
+    size_t ring_stride;
+    uint8_t *ring;
+    uint8_t *scratch;  ///< vertical-first: the vertical pass's row, before the horizontal one
+    const uint8_t **pointers;
+    int next_in, next_out;
+};
+
+CPixelKernels_stream *CPixelKernels_stream_make(int in_width, int in_height, double box_x, double box_y,
+                                                double box_width, double box_height, int out_width, int out_height) {
+    CPixelKernels_stream *stream = calloc(1, sizeof *stream);
+    if (!stream) return NULL;
+    if (CPixelKernels_axis_make(&stream->x, in_width, box_x, box_width, out_width) != 0 ||
+        CPixelKernels_axis_make(&stream->y, in_height, box_y, box_height, out_height) != 0) {
+        CPixelKernels_stream_free(stream);
+        return NULL;
+    }
+    stream->in_width = in_width;
+    stream->out_width = out_width;
+    stream->first_row = in_height;
+    stream->end_row = 0;
+    for (int i = 0; i < out_height; i++) {
+        if (stream->y.first[i] < stream->first_row) stream->first_row = stream->y.first[i];
+        if (stream->y.first[i] + stream->y.count[i] > stream->end_row)
+            stream->end_row = stream->y.first[i] + stream->y.count[i];
+    }
+    // The same order the whole-image resampler (PixelKernels.resample) takes, so the bytes match.
+    stream->vertical_first = 2 * out_height <= stream->end_row - stream->first_row;
+    stream->ring_rows = stream->y.taps;
+    stream->ring_stride = (size_t)(stream->vertical_first ? in_width : out_width) * 3;
+    stream->ring = malloc(stream->ring_stride * (size_t)stream->ring_rows);
+    stream->scratch = malloc((size_t)in_width * 3);
+    stream->pointers = malloc(sizeof(uint8_t *) * (size_t)stream->ring_rows);
+    if (!stream->ring || !stream->scratch || !stream->pointers) {
+        CPixelKernels_stream_free(stream);
+        return NULL;
+    }
+    stream->next_in = stream->first_row;
+    return stream;
+}
+
+int CPixelKernels_stream_next_input(const CPixelKernels_stream *stream) {
+    return stream->next_in < stream->end_row ? stream->next_in : -1;
+}
+
+void CPixelKernels_stream_push(CPixelKernels_stream *stream, const uint8_t *row) {
+    uint8_t *slot = stream->ring + stream->ring_stride * (size_t)(stream->next_in % stream->ring_rows);
+    if (stream->vertical_first) {
+        memcpy(slot, row, stream->ring_stride);
+    } else {
+        CPixelKernels_resample_rows(row, (size_t)stream->in_width * 3, 1, slot, stream->ring_stride, &stream->x);
+    }
+    stream->next_in += 1;
+}
+
+int CPixelKernels_stream_pull(CPixelKernels_stream *stream, uint8_t *out) {
+    const int i = stream->next_out;
+    if (i >= stream->y.out_size) return 0;
+    const int first = stream->y.first[i], count = stream->y.count[i];
+    if (stream->next_in < first + count) return 0;
+    for (int k = 0; k < count; k++)
+        stream->pointers[k] = stream->ring + stream->ring_stride * (size_t)((first + k) % stream->ring_rows);
+    const int16_t *w = stream->y.weights + (size_t)i * stream->y.taps;
+    if (stream->vertical_first) {
+        column_row(stream->pointers, w, count, stream->in_width * 3, stream->scratch);
+        CPixelKernels_resample_rows(stream->scratch, (size_t)stream->in_width * 3, 1, out,
+                                    (size_t)stream->out_width * 3, &stream->x);
+    } else {
+        column_row(stream->pointers, w, count, stream->out_width * 3, out);
+    }
+    stream->next_out += 1;
+    return 1;
+}
+
+void CPixelKernels_stream_free(CPixelKernels_stream *stream) {
+    if (!stream) return;
+    CPixelKernels_axis_free(&stream->x);
+    CPixelKernels_axis_free(&stream->y);
+    free(stream->ring);
+    free(stream->scratch);
+    free(stream->pointers);
+    free(stream);
 }
 
 // MARK: orientation
@@ -357,15 +448,15 @@ static inline __attribute__((always_inline)) void colour_row(uint8_t *row, int w
     }
 }
 
-static void colour_baseline(uint8_t *pixels, size_t stride, int width, int height, const int32_t m[9], int32_t lift,
+static void colour_baseline(uint8_t *pixels, size_t stride, int width, int rows, const int32_t m[9], int32_t lift,
                             const int32_t *column_gain, const int32_t *row_gain) {
-    for (int y = 0; y < height; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
+    for (int y = 0; y < rows; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
 }
 
 #if HAS_AVX2_TARGET
-AVX2 static void colour_avx2(uint8_t *pixels, size_t stride, int width, int height, const int32_t m[9], int32_t lift,
+AVX2 static void colour_avx2(uint8_t *pixels, size_t stride, int width, int rows, const int32_t m[9], int32_t lift,
                              const int32_t *column_gain, const int32_t *row_gain) {
-    for (int y = 0; y < height; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
+    for (int y = 0; y < rows; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
 }
 #endif
 
@@ -378,38 +469,68 @@ static int32_t fixed(double value, int bits) {
     return (int32_t)(scaled < 0 ? ceil(scaled - 0.5) : floor(scaled + 0.5));
 }
 
-int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9],
-                         double contrast, double lift, double vignette) {
+struct CPixelKernels_colour_plan {
+    int width, height;
+    int32_t m[9];
+    int32_t lift;
+    int32_t *column_gain;
+    int32_t *row_gain;
+};
+
+CPixelKernels_colour_plan *CPixelKernels_colour_plan_make(int width, int height, const double matrix[9],
+                                                          double contrast, double lift, double vignette) {
+    CPixelKernels_colour_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) return NULL;
+    plan->width = width;
+    plan->height = height;
     // The vignette factor 1 - vignette (dx² + dy²) / 2 splits into a term per column and one
     // per row, made here once (in doubles, outside the dispatched kernels).
-    int32_t *column_gain = malloc(sizeof(int32_t) * (size_t)width);
-    int32_t *row_gain = malloc(sizeof(int32_t) * (size_t)height);
-    if (!column_gain || !row_gain) {
-        free(column_gain);
-        free(row_gain);
-        return -1;
+    plan->column_gain = malloc(sizeof(int32_t) * (size_t)width);
+    plan->row_gain = malloc(sizeof(int32_t) * (size_t)height);
+    if (!plan->column_gain || !plan->row_gain) {
+        CPixelKernels_colour_plan_free(plan);
+        return NULL;
     }
     const double half_width = width / 2.0, half_height = height / 2.0;
     for (int x = 0; x < width; x++) {
         const double d = (x + 0.5) / half_width - 1.0;
-        column_gain[x] = fixed(vignette * d * d * 0.5, GAIN_BITS);
+        plan->column_gain[x] = fixed(vignette * d * d * 0.5, GAIN_BITS);
     }
     for (int y = 0; y < height; y++) {
         const double d = (y + 0.5) / half_height - 1.0;
-        row_gain[y] = fixed(vignette * d * d * 0.5, GAIN_BITS);
+        plan->row_gain[y] = fixed(vignette * d * d * 0.5, GAIN_BITS);
     }
-    int32_t m[9];
     // Each coefficient within +-2^20 / 2^14 = 64 (no effect comes near), so the sums fit int32.
-    for (int k = 0; k < 9; k++) m[k] = fixed(matrix[k] * contrast, COLOUR_BITS);
-    const int32_t offset = fixed(lift, COLOUR_BITS);
+    for (int k = 0; k < 9; k++) plan->m[k] = fixed(matrix[k] * contrast, COLOUR_BITS);
+    plan->lift = fixed(lift, COLOUR_BITS);
+    return plan;
+}
+
+void CPixelKernels_colour_apply(const CPixelKernels_colour_plan *plan, uint8_t *pixels, size_t stride, int first_row,
+                                int rows) {
+    const int32_t *row_gain = plan->row_gain + first_row;
 #if HAS_AVX2_TARGET
-    if (CPixelKernels_current_target() == CPixelKernels_avx2)
-        colour_avx2(pixels, stride, width, height, m, offset, column_gain, row_gain);
-    else
+    if (CPixelKernels_current_target() == CPixelKernels_avx2) {
+        colour_avx2(pixels, stride, plan->width, rows, plan->m, plan->lift, plan->column_gain, row_gain);
+        return;
+    }
 #endif
-        colour_baseline(pixels, stride, width, height, m, offset, column_gain, row_gain);
-    free(column_gain);
-    free(row_gain);
+    colour_baseline(pixels, stride, plan->width, rows, plan->m, plan->lift, plan->column_gain, row_gain);
+}
+
+void CPixelKernels_colour_plan_free(CPixelKernels_colour_plan *plan) {
+    if (!plan) return;
+    free(plan->column_gain);
+    free(plan->row_gain);
+    free(plan);
+}
+
+int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9],
+                         double contrast, double lift, double vignette) {
+    CPixelKernels_colour_plan *plan = CPixelKernels_colour_plan_make(width, height, matrix, contrast, lift, vignette);
+    if (!plan) return -1;
+    CPixelKernels_colour_apply(plan, pixels, stride, 0, height);
+    CPixelKernels_colour_plan_free(plan);
     return 0;
 }
 

@@ -95,9 +95,13 @@ public struct CardRenderer: Sendable {
         switch plan.executor {
         case .fast(let source):
             let fast = FastCardRenderer(settings: settings)
-            let (pixels, fastWarning) = try fast.print(plan, photo: source)
-            front = try fast.encode(pixels, plan: plan)
-            (warning, path) = (fastWarning, .fast)
+            if let (side, fastWarning) = try fast.streamed(plan, photo: source) {
+                (front, warning) = (side, fastWarning)
+            } else {
+                let (pixels, fastWarning) = try fast.print(plan, photo: source)
+                (front, warning) = (try fast.encode(pixels, plan: plan), fastWarning)
+            }
+            path = .fast
         case .general:
             (front, warning) = try renderGeneral(photo, plan: plan)
             path = .general

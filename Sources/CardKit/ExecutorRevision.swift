@@ -7,8 +7,9 @@
 /// card and thumbnail per revision, so such a change cannot ship without a new revision.
 public enum ExecutorRevision {
     /// The fast executor (libjpeg-turbo, CPixelKernels, libpng). 2: 16-bit kernels,
-    /// integer colour effect, PNG level 1 with Paeth.
-    public static let fast = 2
+    /// integer colour effect, PNG level 1 with Paeth. 3: covers streamed as one box of the
+    /// photo (resampled straight to the window instead of resized whole and cut).
+    public static let fast = 3
     /// The libvips executor's settings. 2: PNG level 1 with Paeth.
     public static let general = 2
 

@@ -55,13 +55,14 @@ public enum PixelKernels {
             // the order is kept: the 8-bit rounding between the passes then matches libvips's
             // reducers, which the general path uses, more closely.)
             var down = [UInt8](repeating: 0, count: image.stride * height)
-            image.pixels.withUnsafeBufferPointer { source in
+            let status = image.pixels.withUnsafeBufferPointer { source in
                 down.withUnsafeMutableBufferPointer { target in
                     CPixelKernels_resample_columns(
                         source.baseAddress! + firstRow * image.stride, image.stride, Int32(firstRow),
                         Int32(image.width), target.baseAddress, image.stride, &yAxis)
                 }
             }
+            precondition(status == 0, "PixelKernels.resample: out of memory for a \(width)x\(height) plan")
             down.withUnsafeBufferPointer { source in
                 output.withUnsafeMutableBufferPointer { target in
                     CPixelKernels_resample_rows(
@@ -79,12 +80,13 @@ public enum PixelKernels {
                     target.baseAddress, width * 3, &xAxis)
             }
         }
-        across.withUnsafeBufferPointer { source in
+        let status = across.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 CPixelKernels_resample_columns(
                     source.baseAddress, width * 3, Int32(firstRow), Int32(width), target.baseAddress, width * 3, &yAxis)
             }
         }
+        precondition(status == 0, "PixelKernels.resample: out of memory for a \(width)x\(height) plan")
         return MemoryImage(width: width, height: height, pixels: output)
     }
 

@@ -40,7 +40,8 @@ struct ExecutorRevisionTests {
 
     /// The pinned digests (print, sample, small, thumbnail) per fast-executor revision.
     static let pinned: [Int: [String]] = [
-        2: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"]
+        2: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
+        3: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
     ]
 
     @Test("the fast executor's bytes are those pinned for its revision")

@@ -3,8 +3,8 @@
 // way round), encode a print-sized region (q90 4:4:4, 300 dpi) and a sample-sized one
 // (800 px, q85 4:2:0, optimised tables). No resampling, effect, frame or PNG.
 // usage: card_floor OUTDIR PHOTO.jpg...     (benchmarks/cards.sh and targets.sh build it)
-#include <jpeglib.h>
 #include <stdio.h>
+#include <jpeglib.h>
 #include <stdlib.h>
 #include <string.h>
 

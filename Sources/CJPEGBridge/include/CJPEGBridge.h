@@ -54,4 +54,54 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
                            int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
                            size_t *output_size, char *message, size_t message_size);
 
+/// A decode in progress, row by row (the fast executor's streaming path): open, read or
+/// skip rows in order, finish, close. After any call returns -1, only close is valid; the
+/// error text is in `CJPEGBridge_decoder_message`.
+typedef struct CJPEGBridge_decoder CJPEGBridge_decoder;
+
+/// Starts decoding `size` bytes at `data` (kept by the caller until close) to 8-bit RGB at
+/// 1/`scale_denom`, `strict` as for `CJPEGBridge_decode_rgb`. Sets the scaled size.
+/// Returns the decoder (close it even when `*failed`), or NULL when out of memory; `*failed`
+/// is 1 when libjpeg refused the data (the message says why).
+CJPEGBridge_decoder *CJPEGBridge_decoder_open(const uint8_t *data, size_t size, int scale_denom, int strict,
+                                              int *width, int *height, int *failed);
+
+/// Reads the next `count` rows into `rows` (`stride` bytes apart). Returns the rows read
+/// (fewer at the end of the image), or -1.
+int CJPEGBridge_decoder_read(CJPEGBridge_decoder *decoder, uint8_t *rows, size_t stride, int count);
+
+/// Skips the next `count` rows (entropy-decoded, not IDCT'd). Returns 0, or -1.
+int CJPEGBridge_decoder_skip(CJPEGBridge_decoder *decoder, int count);
+
+/// Ends the decode: strict, the rows left are read too (damage anywhere fails, as a whole
+/// decode would). Sets the warnings counted. Returns 0, or -1.
+int CJPEGBridge_decoder_finish(CJPEGBridge_decoder *decoder, int *warnings);
+
+/// libjpeg's first warning or its error, NUL-terminated ("" when none).
+const char *CJPEGBridge_decoder_message(const CJPEGBridge_decoder *decoder);
+
+/// Frees the decoder.
+void CJPEGBridge_decoder_close(CJPEGBridge_decoder *decoder);
+
+/// An encode in progress, row by row: open, write rows in order, finish, close. After any
+/// call returns -1, only close is valid.
+typedef struct CJPEGBridge_encoder CJPEGBridge_encoder;
+
+/// Starts a baseline JPEG of `width` x `height` RGB, settings as `CJPEGBridge_encode_rgb`.
+/// Returns the encoder (close it even when `*failed`), or NULL when out of memory.
+CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality, int full_chroma, int optimize,
+                                              int dpi, size_t limit, int *failed);
+
+/// Writes the next `count` rows from `rows` (`stride` bytes apart). Returns 0, or -1.
+int CJPEGBridge_encoder_write(CJPEGBridge_encoder *encoder, const uint8_t *rows, size_t stride, int count);
+
+/// Ends the encode and hands over the bytes (malloc'd: free them with free()). Returns 0, or -1.
+int CJPEGBridge_encoder_finish(CJPEGBridge_encoder *encoder, uint8_t **output, size_t *output_size);
+
+/// libjpeg's error, NUL-terminated ("" when none).
+const char *CJPEGBridge_encoder_message(const CJPEGBridge_encoder *encoder);
+
+/// Frees the encoder (and its bytes, unless finish handed them over).
+void CJPEGBridge_encoder_close(CJPEGBridge_encoder *encoder);
+
 #endif

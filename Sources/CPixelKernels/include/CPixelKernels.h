@@ -62,14 +62,51 @@ void CPixelKernels_resample_rows(const uint8_t *source, size_t source_stride, in
                                  size_t destination_stride, const CPixelKernels_axis *x);
 
 /// Vertical pass: `y->out_size` rows of `width` pixels from the rows of `source`, whose
-/// first row is source row `first_row` of the plan.
-void CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, int first_row, int width,
-                                    uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y);
+/// first row is source row `first_row` of the plan. Returns 0, or -1 when out of memory.
+int CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, int first_row, int width,
+                                   uint8_t *destination, size_t destination_stride, const CPixelKernels_axis *y);
+
+/// A resampling done row by row, in a ring of rows sized to the filter, with the same bytes
+/// as the whole-image passes above in the order `PixelKernels.resample` takes them (the
+/// horizontal pass first, or the vertical one when the rows shrink 2x or more): push the
+/// input rows it asks for (`next_input`), pull output rows when they are ready.
+typedef struct CPixelKernels_stream CPixelKernels_stream;
+
+/// Plans the source box `box_*` (source pixels, fractions allowed) of an `in_width` x
+/// `in_height` source to `out_width` x `out_height`. NULL when out of memory.
+CPixelKernels_stream *CPixelKernels_stream_make(int in_width, int in_height, double box_x, double box_y,
+                                                double box_width, double box_height, int out_width, int out_height);
+
+/// The source row the stream wants next, or -1 when it has all it needs.
+int CPixelKernels_stream_next_input(const CPixelKernels_stream *stream);
+
+/// Gives the stream source row `next_input` (`in_width` x 3 bytes).
+void CPixelKernels_stream_push(CPixelKernels_stream *stream, const uint8_t *row);
+
+/// Writes the next output row (`out_width` x 3 bytes) when the rows it reads have been
+/// pushed. Returns 1 when it wrote one, 0 when it needs more input or is done.
+int CPixelKernels_stream_pull(CPixelKernels_stream *stream, uint8_t *out);
+
+/// Frees a stream (NULL is fine).
+void CPixelKernels_stream_free(CPixelKernels_stream *stream);
 
 /// Turns `source` (`width` x `height`) upright from EXIF `orientation` (1...8) into
 /// `destination`, whose size is `height` x `width` for orientations 5-8.
 void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width, int height, int orientation,
                           uint8_t *destination, size_t destination_stride);
+
+/// The colour effect's tables for a `width` x `height` image (see `CPixelKernels_colour`),
+/// to apply band by band. NULL when out of memory.
+typedef struct CPixelKernels_colour_plan CPixelKernels_colour_plan;
+CPixelKernels_colour_plan *CPixelKernels_colour_plan_make(int width, int height, const double matrix[9],
+                                                          double contrast, double lift, double vignette);
+
+/// The effect on `rows` rows of the image, the first being its row `first_row`.
+void CPixelKernels_colour_apply(const CPixelKernels_colour_plan *plan, uint8_t *pixels, size_t stride, int first_row,
+                                int rows);
+
+/// Frees a colour plan (NULL is fine).
+void CPixelKernels_colour_plan_free(CPixelKernels_colour_plan *plan);
 
 /// In place, per pixel p: v = (M p) * contrast + lift, clipped below at 0, times
 /// 1 - vignette x d² / 2 (d² the squared distance from the centre, -1...1 on each axis;
