@@ -24,6 +24,10 @@ public final class FrameCatalogue: Sendable {
     private let byID: [String: FrameDesign]
     private let rendered = Mutex<[String: VImage]>([:])
     private let overlays = Mutex<[String: FrameOverlay]>([:])
+    /// One gate per overlay being made: the workers that want it while one makes it wait for
+    /// that one instead of rasterising it too (two workers meeting a frame at once rasterised
+    /// it twice, ~150 ms of CPU each).
+    private let making = Mutex<[String: OverlayGate]>([:])
     private let artCache = Mutex<(any FrameArtCache)?>(nil)
     private let rasterised = Atomic<Int>(0)
 
@@ -121,6 +125,22 @@ public final class FrameCatalogue: Sendable {
     public func overlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int) throws -> FrameOverlay {
         let key = "\(frame.id)@\(width)x\(height)+\(bleed)"
         if let cached = overlays.withLock({ $0[key] }) { return cached }
+        let gate = making.withLock { gates in
+            if let gate = gates[key] { return gate }
+            let gate = OverlayGate()
+            gates[key] = gate
+            return gate
+        }
+        return try gate.lock.withLock { _ in
+            if let cached = overlays.withLock({ $0[key] }) { return cached }
+            return try makeOverlay(frame, width: width, height: height, bleed: bleed, key: key)
+        }
+    }
+
+    /// The overlay made: loaded from the art cache, else rasterised (and stored there).
+    private func makeOverlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int, key: String) throws
+        -> FrameOverlay
+    {
         let cache = artCache.withLock { $0 }
         var request: FrameArtRequest?
         if let cache, let svg = FileManager.default.contents(atPath: artPath(frame, in: directory)) {
@@ -178,4 +198,9 @@ extension FrameCatalogue {
 
 func artPath(_ frame: FrameDesign, in directory: String) -> String {
     FilePath(directory).appending(frame.theme).appending(frame.art).string
+}
+
+/// A lock held while one overlay is made (`FrameCatalogue.overlay`).
+private final class OverlayGate: Sendable {
+    let lock = Mutex(())
 }

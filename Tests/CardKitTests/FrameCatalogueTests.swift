@@ -1,5 +1,6 @@
 import CardKit
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -14,6 +15,21 @@ import Testing
             #expect(catalogue.frames.filter { $0.theme == theme }.count >= 3, "\(theme)")
         }
         #expect(Set(catalogue.frames.map(\.orientation)) == [.landscape, .portrait])
+    }
+
+    /// Four workers asking for one overlay at once get it rasterised once, all the same.
+    @Test func concurrentRequestsRasteriseOnce() throws {
+        let catalogue = try FrameCatalogue(directory: Self.directory)
+        let frame = try #require(catalogue.frame("travel/airmail"))
+        let sizes = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let overlay = try? catalogue.overlay(frame, width: 1748, height: 1240, bleed: 0)
+            sizes.withLock { $0.append(overlay?.alphaPixels.count ?? -1) }
+        }
+        let expected = Array(repeating: 1748 * 1240, count: 4)
+        let got = sizes.withLock { $0 }
+        #expect(got == expected)
+        #expect(catalogue.rasterisations == 1)
     }
 
     /// Every frame: art renders at the card size, is transparent in the window, draws a border.
