@@ -157,64 +157,6 @@ int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *in
     return 0;
 }
 
-int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row,
-                           int row_count, uint8_t **pixels, int *width, int *height, int *warnings,
-                           char *message, size_t message_size) {
-    struct jpeg_decompress_struct cinfo;
-    bridge_error error;
-    install(&error, strict, message, message_size);
-    cinfo.err = &error.base;
-    uint8_t *volatile buffer = NULL;
-    *pixels = NULL;
-    if (setjmp(error.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        free(buffer);
-        *warnings = error.warnings;
-        return -1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    jpeg_read_header(&cinfo, TRUE);
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = (unsigned)scale_denom;
-    cinfo.out_color_space = JCS_RGB;
-    cinfo.dct_method = JDCT_ISLOW;
-    jpeg_start_decompress(&cinfo);
-    int full_height = (int)cinfo.output_height;
-    int out_width = (int)cinfo.output_width;
-    if (first_row < 0 || first_row > full_height) first_row = full_height;
-    int rows = row_count <= 0 ? full_height - first_row : row_count;
-    if (first_row + rows > full_height) rows = full_height - first_row;
-    size_t stride = (size_t)out_width * 3;
-    buffer = malloc(stride * (size_t)(rows > 0 ? rows : 1));
-    if (!buffer) {
-        snprintf(message, message_size, "out of memory for %d x %d pixels", out_width, rows);
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    if (first_row > 0) jpeg_skip_scanlines(&cinfo, (JDIMENSION)first_row);
-    for (int done = 0; done < rows;) {
-        JSAMPROW row = buffer + stride * (size_t)done;
-        JDIMENSION got = jpeg_read_scanlines(&cinfo, &row, 1);
-        if (got == 0) break;
-        done += (int)got;
-    }
-    if (strict) {
-        // Damage after the wanted rows must fail as a whole decode would.
-        JDIMENSION left = cinfo.output_height - cinfo.output_scanline;
-        if (left > 0) jpeg_skip_scanlines(&cinfo, left);
-        jpeg_finish_decompress(&cinfo);
-    } else {
-        jpeg_abort_decompress(&cinfo);
-    }
-    jpeg_destroy_decompress(&cinfo);
-    *pixels = buffer;
-    *width = out_width;
-    *height = rows;
-    *warnings = error.warnings;
-    return 0;
-}
-
 /// A destination that owns its buffer: libjpeg-turbo's memory destination frees its first
 /// buffer when it grows but reports the live one only at the end, so an error after a
 /// growth left the caller holding a freed pointer (double free) and leaked the live one.
@@ -247,70 +189,6 @@ static boolean growing_empty(j_compress_ptr cinfo) {
 }
 
 static void growing_term(j_compress_ptr cinfo) { (void)cinfo; }
-
-int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
-                           int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
-                           size_t *output_size, char *message, size_t message_size) {
-    struct jpeg_compress_struct cinfo;
-    bridge_error error;
-    install(&error, 0, message, message_size);
-    cinfo.err = &error.base;
-    growing_destination dest;
-    memset(&dest, 0, sizeof dest);
-    dest.pub.init_destination = growing_init;
-    dest.pub.empty_output_buffer = growing_empty;
-    dest.pub.term_destination = growing_term;
-    dest.limit = limit;
-    // A first guess of a tenth of the raw pixels (a q90 photo is about that), at least 16 KiB.
-    dest.size = (size_t)width * (size_t)height * 3 / 10;
-    if (dest.size < 16384) dest.size = 16384;
-    if (limit && dest.size > limit) dest.size = limit;
-    *output = NULL;
-    dest.buffer = malloc(dest.size);
-    if (!dest.buffer) {
-        snprintf(message, message_size, "out of memory for the JPEG output");
-        return -1;
-    }
-    // Read after a longjmp through a volatile pointer: `dest` changes (realloc) after setjmp,
-    // and an optimising compiler may otherwise hand the handler the value it had at setjmp,
-    // a buffer realloc already freed (C11 7.13.2.1; seen as a double free at -O2).
-    growing_destination *volatile live = &dest;
-    if (setjmp(error.jump)) {
-        jpeg_destroy_compress(&cinfo);
-        free(live->buffer); // the live buffer, whatever growths came before
-        return -1;
-    }
-    jpeg_create_compress(&cinfo);
-    cinfo.dest = &dest.pub;
-    cinfo.image_width = (JDIMENSION)width;
-    cinfo.image_height = (JDIMENSION)height;
-    cinfo.input_components = 3;
-    cinfo.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&cinfo);
-    jpeg_set_quality(&cinfo, quality, TRUE);
-    int sampling = full_chroma ? 1 : 2;
-    cinfo.comp_info[0].h_samp_factor = sampling;
-    cinfo.comp_info[0].v_samp_factor = sampling;
-    cinfo.optimize_coding = optimize ? TRUE : FALSE;
-    cinfo.dct_method = JDCT_ISLOW;
-    cinfo.write_JFIF_header = TRUE;
-    if (dpi > 0) {
-        cinfo.density_unit = 1;
-        cinfo.X_density = (UINT16)dpi;
-        cinfo.Y_density = (UINT16)dpi;
-    }
-    jpeg_start_compress(&cinfo, TRUE);
-    while (cinfo.next_scanline < cinfo.image_height) {
-        JSAMPROW row = (JSAMPROW)(pixels + stride * cinfo.next_scanline);
-        jpeg_write_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_compress(&cinfo);
-    size_t length = dest.size - dest.pub.free_in_buffer;
-    jpeg_destroy_compress(&cinfo);
-    *output = dest.buffer;
-    *output_size = length;
-    return 0;
-}
 
 // MARK: row by row
 
@@ -477,4 +355,70 @@ void CJPEGBridge_encoder_close(CJPEGBridge_encoder *encoder) {
     if (encoder->created) jpeg_destroy_compress(&encoder->cinfo);
     free(encoder->dest.buffer);
     free(encoder);
+}
+
+// MARK: in one call, over the row-by-row objects
+
+int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row,
+                           int row_count, uint8_t **pixels, int *width, int *height, int *warnings,
+                           char *message, size_t message_size) {
+    *pixels = NULL;
+    *warnings = 0;
+    if (message_size > 0) message[0] = 0;
+    int out_width = 0, full_height = 0, failed = 0;
+    CJPEGBridge_decoder *decoder =
+        CJPEGBridge_decoder_open(data, size, scale_denom, strict, &out_width, &full_height, &failed);
+    if (!decoder) {
+        snprintf(message, message_size, "out of memory for a JPEG decoder");
+        return -1;
+    }
+    uint8_t *buffer = NULL;
+    int status = failed ? -1 : 0;
+    int rows = 0;
+    if (status == 0) {
+        if (first_row < 0 || first_row > full_height) first_row = full_height;
+        rows = row_count <= 0 ? full_height - first_row : row_count;
+        if (first_row + rows > full_height) rows = full_height - first_row;
+        size_t stride = (size_t)out_width * 3;
+        buffer = malloc(stride * (size_t)(rows > 0 ? rows : 1));
+        if (!buffer) {
+            snprintf(message, message_size, "out of memory for %d x %d pixels", out_width, rows);
+            CJPEGBridge_decoder_close(decoder);
+            return -1;
+        }
+        if (first_row > 0) status = CJPEGBridge_decoder_skip(decoder, first_row);
+        if (status == 0 && CJPEGBridge_decoder_read(decoder, buffer, stride, rows) < 0) status = -1;
+        if (status == 0) status = CJPEGBridge_decoder_finish(decoder, warnings);
+    }
+    if (status != 0) *warnings = decoder->error.warnings;
+    snprintf(message, message_size, "%s", decoder->message);
+    CJPEGBridge_decoder_close(decoder);
+    if (status != 0) {
+        free(buffer);
+        return -1;
+    }
+    *pixels = buffer;
+    *width = out_width;
+    *height = rows;
+    return 0;
+}
+
+int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
+                           int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
+                           size_t *output_size, char *message, size_t message_size) {
+    *output = NULL;
+    *output_size = 0;
+    if (message_size > 0) message[0] = 0;
+    int failed = 0;
+    CJPEGBridge_encoder *encoder =
+        CJPEGBridge_encoder_open(width, height, quality, full_chroma, optimize, dpi, limit, &failed);
+    if (!encoder) {
+        snprintf(message, message_size, "out of memory for a JPEG encoder");
+        return -1;
+    }
+    int status = failed ? -1 : CJPEGBridge_encoder_write(encoder, pixels, stride, height);
+    if (status == 0) status = CJPEGBridge_encoder_finish(encoder, output, output_size);
+    if (status != 0) snprintf(message, message_size, "%s", encoder->message);
+    CJPEGBridge_encoder_close(encoder);
+    return status;
 }
