@@ -8,9 +8,10 @@ extension FileDescriptor {
     /// Reads from the start of the file to its end (`pread`, so the file offset is not used).
     ///
     /// The bytes go into one buffer the size `fstat` gives (one more byte, to see the end in
-    /// the same reads), neither zero-filled first nor copied after: cache entries of several
-    /// MiB (a frame's rendered art) are read in ~1 ms, where growing a zeroed array chunk by
-    /// chunk took ~20 ms. A file that grew since is read on in chunks.
+    /// the same reads), neither zero-filled first nor copied after. Growing a zeroed array
+    /// chunk by chunk was 23 % of a framed one-card process reading its 9 MiB art entry
+    /// (perf); with one buffer that process went from 248 to 185 ms (`benchmarks/targets.sh`,
+    /// RESULTS.md). A file that grew since is read on in chunks.
     /// - Parameter limit: read at most this many bytes (a guard against a file that grows).
     /// - Throws: the system's error.
     public func readAll(limit: Int = .max) throws(Errno) -> [UInt8] {
