@@ -101,6 +101,16 @@ struct CardPlan {
         )
     }
 
+    /// A box in `scaledPhoto`'s pixels mapped to a photo decoded at `decoded` size (the fast
+    /// executor's DCT-scaled pixels), fractions kept.
+    func box(
+        left: Int, top: Int, width: Int, height: Int, decoded: (width: Int, height: Int)
+    ) -> (x: Double, y: Double, width: Double, height: Double) {
+        let sx = Double(decoded.width) / Double(scaledPhoto.width)
+        let sy = Double(decoded.height) / Double(scaledPhoto.height)
+        return (Double(left) * sx, Double(top) * sy, Double(width) * sx, Double(height) * sy)
+    }
+
     /// `size` times `scale`, rounded, at least 1 (libvips's `resize` output size).
     static func scaled(_ size: Int, _ scale: Double) -> Int {
         max(1, Int((Double(size) * scale).rounded()))

@@ -30,9 +30,9 @@ extension FastCardRenderer {
         default:
             return nil
         }
-        let decoded = photo.uprightSize(shrink: plan.dctShrink)
-        let (sx, sy) = (Double(decoded.width) / Double(scaled.width), Double(decoded.height) / Double(scaled.height))
-        return (Double(box.left) * sx, Double(box.top) * sy, Double(box.width) * sx, Double(box.height) * sy)
+        return plan.box(
+            left: box.left, top: box.top, width: box.width, height: box.height,
+            decoded: photo.uprightSize(shrink: plan.dctShrink))
     }
 
     /// The front's three files made row by row: rows go from libjpeg-turbo through the

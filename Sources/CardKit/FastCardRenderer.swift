@@ -68,13 +68,7 @@ struct FastCardRenderer {
         switch plan.source {
         case .box(let left, let top, let right, let bottom):
             // The plan's box in the scaled photo, mapped to the decoded pixels.
-            let (sx, sy) = (
-                Double(decoded.width) / Double(target.width), Double(decoded.height) / Double(target.height)
-            )
-            var box = (
-                x: Double(left) * sx, y: Double(top) * sy, width: Double(right - left) * sx,
-                height: Double(bottom - top) * sy
-            )
+            var box = plan.box(left: left, top: top, width: right - left, height: bottom - top, decoded: decoded)
             // Only the rows the box reads are decoded: the box and the reducing filter's
             // reach beyond it (3 lobes, widened by the reduction factor), plus a margin.
             let reach = Int((3 * max(1, box.height / Double(height))).rounded(.up)) + 2
