@@ -8,6 +8,22 @@ import PackageDescription
 let optimisedC: [CSetting] = [.unsafeFlags(["-O2", "-Werror"])]
 let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
+// libvips, GLib and Pango are not linked but opened on first use (CSharedLibraries), so a
+// fast-path process never loads them. Their headers' directories are given here instead
+// of by pkg-config: SwiftPM links a pkg-config module's libraries into every product that
+// uses it. These are the directories `pkg-config --cflags vips pangocairo` names on Debian.
+#if arch(arm64)
+    let multiarch = "aarch64-linux-gnu"
+#else
+    let multiarch = "x86_64-linux-gnu"
+#endif
+let nativeHeaderDirectories = [
+    "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/pango-1.0",
+    "/usr/include/harfbuzz", "/usr/include/freetype2", "/usr/include/cairo",
+]
+let nativeHeaders: [CSetting] = [.unsafeFlags(nativeHeaderDirectories.map { "-I" + $0 })]
+let nativeHeadersForSwift: [SwiftSetting] = [.unsafeFlags(nativeHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] })]
+
 // Linux only: the code calls Glibc directly (O_TMPFILE, /proc/self, mallopt) and is built
 // and tested on Debian 12; no Apple platform is declared because none is built.
 let package = Package(
@@ -36,12 +52,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CVips",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
-        ),
-        .target(name: "CVipsShim", dependencies: ["CVips"], cSettings: optimisedC),
+        // The libvips C API's headers (apt `libvips-dev`); the library is opened by CSharedLibraries.
+        .systemLibrary(name: "CVips"),
+        // Defines the functions of libvips, GLib and Pango we call; each opens its library on first use.
+        .target(
+            name: "CSharedLibraries", cSettings: optimisedC + nativeHeaders, linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CVipsShim", dependencies: ["CVips", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
         // openat2(2), which glibc does not wrap, for ConfinedDirectory.
         .target(name: "CFileUtilities", cSettings: optimisedC),
         .target(
@@ -53,12 +69,11 @@ let package = Package(
         .target(name: "CPNGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("png16")]),
         // The fast path's SIMD loops, runtime-dispatched (target_clones).
         .target(name: "CPixelKernels", cSettings: optimisedC),
-        // Pango, cairo and fontconfig (pkg-config `pangocairo`, apt `libpango1.0-dev`).
-        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // Pango, cairo and fontconfig's headers (apt `libpango1.0-dev`); opened by CSharedLibraries.
+        .systemLibrary(name: "CPango"),
         // The message side's text: layout, coverage of every character, drawing.
         .target(
-            name: "CTextLayout", dependencies: ["CPango"], cSettings: optimisedC,
-            linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0")]),
+            name: "CTextLayout", dependencies: ["CPango", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
         .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels"]),
         .target(
             name: "VipsKit",
@@ -170,8 +185,8 @@ let package = Package(
 
 // Every Swift target of ours, tests included, builds with warnings as errors.
 let cTargets: Set<String> = [
-    "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge",
+    "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CSharedLibraries",
 ]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + strictSwift
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift
 }

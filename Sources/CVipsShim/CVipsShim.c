@@ -1,70 +1,80 @@
 // Fixed-arity wrappers of variadic libvips calls: see CVipsShim.h for why.
 #include "CVipsShim.h"
 
+#include "CSharedLibraries.h"
+
+/// A variadic libvips operation, through the pointer CSharedLibraries looks up (libvips is
+/// opened on first use, not linked).
+#define LIBVIPS(name) CSHARED_VARIADIC(CSharedLibraries_libvips, name)
+
+int CVipsShim_load(const char **error) { return CSharedLibraries_load(CSharedLibraries_libvips, error); }
+
+int CVipsShim_is_loaded(void) { return CSharedLibraries_is_loaded(CSharedLibraries_libvips); }
+
 _Static_assert(VIPS_MAJOR_VERSION == 8 && VIPS_MINOR_VERSION >= 14,
                "cardrender needs libvips 8.14 or later in the 8.x series");
 
 VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
                                            VipsAccess access, VipsFailOn fail_on) {
-    return vips_image_new_from_source(source, options, "access", access, "fail_on", fail_on,
+    return LIBVIPS(vips_image_new_from_source)(source, options, "access", access, "fail_on", fail_on,
                                       NULL);
 }
 
 int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
                                VipsSize size, const char *option_string) {
-    return vips_thumbnail_source(source, out, width, "height", height, "size", size,
+    return LIBVIPS(vips_thumbnail_source)(source, out, width, "height", height, "size", size,
                                  "option_string", option_string, NULL);
 }
 
-int CVipsShim_copy(VipsImage *in, VipsImage **out) { return vips_copy(in, out, NULL); }
+int CVipsShim_copy(VipsImage *in, VipsImage **out) { return LIBVIPS(vips_copy)(in, out, NULL); }
 
-int CVipsShim_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+int CVipsShim_autorot(VipsImage *in, VipsImage **out) { return LIBVIPS(vips_autorot)(in, out, NULL); }
 
 int CVipsShim_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
-    return vips_colourspace(in, out, space, NULL);
+    return LIBVIPS(vips_colourspace)(in, out, space, NULL);
 }
 
 int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile,
                             const char *input_profile, VipsIntent intent) {
-    return vips_icc_transform(in, out, output_profile, "input_profile", input_profile,
+    return LIBVIPS(vips_icc_transform)(in, out, output_profile, "input_profile", input_profile,
                               "intent", intent, "embedded", TRUE, NULL);
 }
 
 int CVipsShim_cast(VipsImage *in, VipsImage **out, VipsBandFormat format) {
-    return vips_cast(in, out, format, NULL);
+    return LIBVIPS(vips_cast)(in, out, format, NULL);
 }
 
 int CVipsShim_flatten(VipsImage *in, VipsImage **out, const double *background, int n) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
-    int result = vips_flatten(in, out, "background", array, NULL);
+    int result = LIBVIPS(vips_flatten)(in, out, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
 }
 
 int CVipsShim_subtract(VipsImage *left, VipsImage *right, VipsImage **out) {
-    return vips_subtract(left, right, out, NULL);
+    return LIBVIPS(vips_subtract)(left, right, out, NULL);
 }
 
-int CVipsShim_abs(VipsImage *in, VipsImage **out) { return vips_abs(in, out, NULL); }
+int CVipsShim_abs(VipsImage *in, VipsImage **out) { return LIBVIPS(vips_abs)(in, out, NULL); }
 
-int CVipsShim_avg(VipsImage *in, double *out) { return vips_avg(in, out, NULL); }
+int CVipsShim_avg(VipsImage *in, double *out) { return LIBVIPS(vips_avg)(in, out, NULL); }
 
 int CVipsShim_getpoint(VipsImage *in, double **vector, int *n, int x, int y) {
-    return vips_getpoint(in, vector, n, x, y, NULL);
+    return LIBVIPS(vips_getpoint)(in, vector, n, x, y, NULL);
 }
 
 int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale) {
-    return vips_resize(in, out, scale, "vscale", vscale, NULL);
+    return LIBVIPS(vips_resize)(in, out, scale, "vscale", vscale, NULL);
 }
 
 int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
-    return vips_extract_band(in, out, band, "n", n, NULL);
+    return LIBVIPS(vips_extract_band)(in, out, band, "n", n, NULL);
 }
 
 int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
                               gboolean interlace, VipsForeignSubsample subsample,
                               gboolean optimize_coding, gboolean strip) {
-    return vips_jpegsave_buffer(in, buf, len, "Q", quality, "interlace", interlace,
+    return LIBVIPS(vips_jpegsave_buffer)(in, buf, len, "Q", quality, "interlace", interlace,
                                 "subsample_mode", subsample, "optimize_coding",
                                 optimize_coding, "strip", strip, NULL);
 }
@@ -72,32 +82,32 @@ int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int qualit
 int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
                              gboolean palette, int quality, gboolean strip) {
     VipsForeignPngFilter filter = palette ? VIPS_FOREIGN_PNG_FILTER_NONE : VIPS_FOREIGN_PNG_FILTER_PAETH;
-    return vips_pngsave_buffer(in, buf, len, "compression", compression, "palette", palette,
+    return LIBVIPS(vips_pngsave_buffer)(in, buf, len, "compression", compression, "palette", palette,
                                "Q", quality, "filter", filter, "strip", strip, NULL);
 }
 
 int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
                               gboolean lossless, int effort, gboolean strip) {
-    return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort",
+    return LIBVIPS(vips_webpsave_buffer)(in, buf, len, "Q", quality, "lossless", lossless, "effort",
                                 effort, "strip", strip, NULL);
 }
 
 int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
                               int effort, gboolean strip) {
-    return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression",
+    return LIBVIPS(vips_heifsave_buffer)(in, buf, len, "Q", quality, "compression",
                                 VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, "strip",
                                 strip, NULL);
 }
 
 int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width,
                            int height) {
-    return vips_extract_area(in, out, left, top, width, height, NULL);
+    return LIBVIPS(vips_extract_area)(in, out, left, top, width, height, NULL);
 }
 
 int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height,
                     VipsExtend extend, const double *background, int n) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
-    int result = vips_embed(in, out, x, y, width, height, "extend", extend, "background",
+    int result = LIBVIPS(vips_embed)(in, out, x, y, width, height, "extend", extend, "background",
                             array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
@@ -106,7 +116,7 @@ int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int
 int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
                      int n) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
-    int result = vips_rotate(in, out, angle, "background", array, NULL);
+    int result = LIBVIPS(vips_rotate)(in, out, angle, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
 }
@@ -114,73 +124,73 @@ int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double 
 int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d, double idx, double idy) {
     VipsInterpolate *bicubic = vips_interpolate_new("bicubic");
     if (!bicubic) return -1;
-    int result = vips_affine(in, out, a, 0.0, 0.0, d, "interpolate", bicubic, "extend", VIPS_EXTEND_COPY, "idx", idx,
+    int result = LIBVIPS(vips_affine)(in, out, a, 0.0, 0.0, d, "interpolate", bicubic, "extend", VIPS_EXTEND_COPY, "idx", idx,
                              "idy", idy, NULL);
     g_object_unref(bicubic);
     return result;
 }
 
 int CVipsShim_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshrink) {
-    return vips_reduce(in, out, hshrink, vshrink, NULL);
+    return LIBVIPS(vips_reduce)(in, out, hshrink, vshrink, NULL);
 }
 
-int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle) { return vips_rot(in, out, angle, NULL); }
+int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle) { return LIBVIPS(vips_rot)(in, out, angle, NULL); }
 
 int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
                      int columns) {
     VipsImage *m = vips_image_new_matrix_from_array(columns, rows, matrix, rows * columns);
     if (!m) return -1;
-    int result = vips_recomb(in, out, m, NULL);
+    int result = LIBVIPS(vips_recomb)(in, out, m, NULL);
     g_object_unref(m);
     return result;
 }
 
 int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n,
                      gboolean uchar) {
-    return vips_linear(in, out, a, b, n, "uchar", uchar, NULL);
+    return LIBVIPS(vips_linear)(in, out, a, b, n, "uchar", uchar, NULL);
 }
 
 int CVipsShim_xyz(VipsImage **out, int width, int height) {
-    return vips_xyz(out, width, height, NULL);
+    return LIBVIPS(vips_xyz)(out, width, height, NULL);
 }
 
 int CVipsShim_multiply(VipsImage *left, VipsImage *right, VipsImage **out) {
-    return vips_multiply(left, right, out, NULL);
+    return LIBVIPS(vips_multiply)(left, right, out, NULL);
 }
 
-int CVipsShim_bandmean(VipsImage *in, VipsImage **out) { return vips_bandmean(in, out, NULL); }
+int CVipsShim_bandmean(VipsImage *in, VipsImage **out) { return LIBVIPS(vips_bandmean)(in, out, NULL); }
 
 int CVipsShim_copy_resolution(VipsImage *in, VipsImage **out, double xres, double yres) {
-    return vips_copy(in, out, "xres", xres, "yres", yres, NULL);
+    return LIBVIPS(vips_copy)(in, out, "xres", xres, "yres", yres, NULL);
 }
 
 int CVipsShim_svgload_buffer(void *buf, size_t len, VipsImage **out, double scale) {
-    return vips_svgload_buffer(buf, len, out, "scale", scale, NULL);
+    return LIBVIPS(vips_svgload_buffer)(buf, len, out, "scale", scale, NULL);
 }
 
 int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean strip) {
-    return vips_tiffsave_buffer(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
+    return LIBVIPS(vips_tiffsave_buffer)(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
                                 "resunit", VIPS_FOREIGN_TIFF_RESUNIT_INCH, "strip", strip, NULL);
 }
 
 int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out) {
-    return vips_ifthenelse(cond, in1, in2, out, "blend", TRUE, NULL);
+    return LIBVIPS(vips_ifthenelse)(cond, in1, in2, out, "blend", TRUE, NULL);
 }
 
 int CVipsShim_black(VipsImage **out, int width, int height, int bands) {
-    return vips_black(out, width, height, "bands", bands, NULL);
+    return LIBVIPS(vips_black)(out, width, height, "bands", bands, NULL);
 }
 
 int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top,
                         int width, int height) {
     // vips_draw_rect only reads `ink`; its prototype lacks the const.
-    return vips_draw_rect(image, (double *)ink, n, left, top, width, height, "fill", TRUE, NULL);
+    return LIBVIPS(vips_draw_rect)(image, (double *)ink, n, left, top, width, height, "fill", TRUE, NULL);
 }
 
 int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height,
                         const double *background, int n, double threshold) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
-    int result = vips_find_trim(in, left, top, width, height, "background", array, "threshold",
+    int result = LIBVIPS(vips_find_trim)(in, left, top, width, height, "background", array, "threshold",
                                 threshold, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;

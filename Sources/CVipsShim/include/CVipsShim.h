@@ -16,6 +16,14 @@
 
 #include <vips/vips.h>
 
+/// Opens libvips (once per process; see CSharedLibraries.h): 0, or -1 with `*error` naming
+/// the file and the cause. VipsKit calls it before any other libvips call, so a missing
+/// libvips is reported as such instead of stopping the process inside an operation.
+int CVipsShim_load(const char **error);
+
+/// Whether libvips has been opened (asking opens nothing).
+int CVipsShim_is_loaded(void);
+
 /// vips_image_new_from_source with `access` and `fail_on` (NULL on failure).
 VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
                                            VipsAccess access, VipsFailOn fail_on);

@@ -1,0 +1,129 @@
+// The functions cardrender calls in GLib, libvips and Pango/cairo/fontconfig, each opening
+// its library on first use; see CSharedLibraries.h. Each definition has the prototype of
+// the library's own header, so a mismatch is a compile error. The list is what our objects
+// leave undefined against those libraries (`nm -u`); a function missing here makes the
+// link fail (the libraries are not linked), never a silent fallback.
+//
+// Every definition here is hidden: not exported, so never preferred over the library's own.
+#pragma GCC visibility push(hidden)
+
+#include <fontconfig/fontconfig.h>
+#include <gmodule.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <stdatomic.h>
+#include <vips/vips.h>
+
+#include "CSharedLibraries.h"
+
+/// The address of `name`, looked up once and kept in `slot`.
+#define RESOLVED(group, name, slot)                                                                \
+    __typeof__(&name) function = atomic_load_explicit(&slot, memory_order_acquire);                \
+    if (!function) {                                                                               \
+        function = (__typeof__(&name))CSharedLibraries_symbol(CSharedLibraries_##group, #name);    \
+        atomic_store_explicit(&slot, function, memory_order_release);                              \
+    }
+
+/// A function returning `type`.
+#define FUNCTION(group, type, name, parameters, arguments)                                         \
+    type name parameters {                                                                         \
+        static _Atomic(__typeof__(&name)) slot;                                                    \
+        RESOLVED(group, name, slot)                                                                \
+        return function arguments;                                                                 \
+    }
+
+/// A function returning nothing.
+#define PROCEDURE(group, name, parameters, arguments)                                              \
+    void name parameters {                                                                         \
+        static _Atomic(__typeof__(&name)) slot;                                                    \
+        RESOLVED(group, name, slot)                                                                \
+        function arguments;                                                                        \
+    }
+
+// GLib, GObject, GModule
+PROCEDURE(glib, g_free, (gpointer mem), (mem))
+FUNCTION(glib, guint, g_log_set_handler, (const gchar *log_domain, GLogLevelFlags log_levels, GLogFunc log_func, gpointer user_data), (log_domain, log_levels, log_func, user_data))
+FUNCTION(glib, const gchar *, g_module_error, (void), ())
+FUNCTION(glib, GModule*, g_module_open, (const gchar *file_name, GModuleFlags flags), (file_name, flags))
+PROCEDURE(glib, g_object_unref, (gpointer object), (object))
+PROCEDURE(glib, g_strfreev, (gchar **str_array), (str_array))
+FUNCTION(glib, GTypeInstance*, g_type_check_instance_cast, (GTypeInstance *instance, GType iface_type), (instance, iface_type))
+FUNCTION(glib, gboolean, g_utf8_validate, (const gchar *str, gssize max_len, const gchar **end), (str, max_len, end))
+// libvips
+PROCEDURE(libvips, vips_area_unref, (VipsArea *area), (area))
+FUNCTION(libvips, VipsArrayDouble *, vips_array_double_new, (const double *array, int n), (array, n))
+FUNCTION(libvips, VipsBlob *, vips_blob_new, (VipsCallbackFn free_fn, const void *data, size_t length), (free_fn, data, length))
+PROCEDURE(libvips, vips_block_untrusted_set, (gboolean state), (state))
+PROCEDURE(libvips, vips_cache_set_max, (int max), (max))
+PROCEDURE(libvips, vips_cache_set_max_files, (int max_files), (max_files))
+PROCEDURE(libvips, vips_cache_set_max_mem, (size_t max_mem), (max_mem))
+FUNCTION(libvips, int, vips_concurrency_get, (void), ())
+PROCEDURE(libvips, vips_concurrency_set, (int concurrency), (concurrency))
+FUNCTION(libvips, char *, vips_error_buffer_copy, (void), ())
+FUNCTION(libvips, const char *, vips_foreign_find_load_source, (VipsSource *source), (source))
+FUNCTION(libvips, VipsImage *, vips_image_copy_memory, (VipsImage *image), (image))
+FUNCTION(libvips, int, vips_image_get_bands, (const VipsImage *image), (image))
+FUNCTION(libvips, gchar **, vips_image_get_fields, (VipsImage *image), (image))
+FUNCTION(libvips, VipsBandFormat, vips_image_get_format, (const VipsImage *image), (image))
+FUNCTION(libvips, int, vips_image_get_height, (const VipsImage *image), (image))
+FUNCTION(libvips, VipsInterpretation, vips_image_get_interpretation, (const VipsImage *image), (image))
+FUNCTION(libvips, int, vips_image_get_orientation, (VipsImage *image), (image))
+FUNCTION(libvips, GType, vips_image_get_typeof, (const VipsImage *image, const char *name), (image, name))
+FUNCTION(libvips, int, vips_image_get_width, (const VipsImage *image), (image))
+FUNCTION(libvips, double, vips_image_get_xres, (const VipsImage *image), (image))
+FUNCTION(libvips, double, vips_image_get_yres, (const VipsImage *image), (image))
+FUNCTION(libvips, gboolean, vips_image_hasalpha, (VipsImage *image), (image))
+FUNCTION(libvips, VipsImage *, vips_image_new_from_memory_copy, (const void *data, size_t size, int width, int height, int bands, VipsBandFormat format), (data, size, width, height, bands, format))
+FUNCTION(libvips, VipsImage *, vips_image_new_matrix_from_array, (int width, int height, const double *array, int size), (width, height, array, size))
+FUNCTION(libvips, gboolean, vips_image_remove, (VipsImage *image, const char *name), (image, name))
+FUNCTION(libvips, void *, vips_image_write_to_memory, (VipsImage *in, size_t *size), (in, size))
+FUNCTION(libvips, int, vips_init, (const char *argv0), (argv0))
+FUNCTION(libvips, VipsInterpolate *, vips_interpolate_new, (const char *nickname), (nickname))
+PROCEDURE(libvips, vips_operation_block_set, (const char *name, gboolean state), (name, state))
+FUNCTION(libvips, VipsSource *, vips_source_new_from_blob, (VipsBlob *blob), (blob))
+PROCEDURE(libvips, vips_thread_shutdown, (void), ())
+FUNCTION(libvips, const char *, vips_version_string, (void), ())
+// Pango, PangoCairo, PangoFT2, cairo, fontconfig
+FUNCTION(text, FcBool, FcConfigAppFontAddFile, (FcConfig *config, const FcChar8 *file), (config, file))
+FUNCTION(text, FcConfig *, FcInitLoadConfigAndFonts, (void), ())
+FUNCTION(text, cairo_t *, cairo_create, (cairo_surface_t *target), (target))
+PROCEDURE(text, cairo_destroy, (cairo_t *cr), (cr))
+FUNCTION(text, cairo_font_options_t *, cairo_font_options_create, (void), ())
+PROCEDURE(text, cairo_font_options_destroy, (cairo_font_options_t *options), (options))
+PROCEDURE(text, cairo_font_options_set_antialias, (cairo_font_options_t *options, cairo_antialias_t antialias), (options, antialias))
+PROCEDURE(text, cairo_font_options_set_hint_metrics, (cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics), (options, hint_metrics))
+PROCEDURE(text, cairo_font_options_set_hint_style, (cairo_font_options_t *options, cairo_hint_style_t hint_style), (options, hint_style))
+FUNCTION(text, cairo_surface_t *, cairo_image_surface_create, (cairo_format_t format, int width, int height), (format, width, height))
+FUNCTION(text, unsigned char *, cairo_image_surface_get_data, (cairo_surface_t *surface), (surface))
+FUNCTION(text, int, cairo_image_surface_get_stride, (cairo_surface_t *surface), (surface))
+PROCEDURE(text, cairo_move_to, (cairo_t *cr, double x, double y), (cr, x, y))
+PROCEDURE(text, cairo_set_source_rgb, (cairo_t *cr, double red, double green, double blue), (cr, red, green, blue))
+PROCEDURE(text, cairo_surface_destroy, (cairo_surface_t *surface), (surface))
+PROCEDURE(text, cairo_surface_flush, (cairo_surface_t *surface), (surface))
+FUNCTION(text, cairo_status_t, cairo_surface_status, (cairo_surface_t *surface), (surface))
+PROCEDURE(text, pango_cairo_context_set_font_options, (PangoContext *context, const cairo_font_options_t *options), (context, options))
+PROCEDURE(text, pango_cairo_context_set_resolution, (PangoContext *context, double dpi), (context, dpi))
+FUNCTION(text, PangoFontMap *, pango_cairo_font_map_new_for_font_type, (cairo_font_type_t fonttype), (fonttype))
+PROCEDURE(text, pango_cairo_show_layout, (cairo_t *cr, PangoLayout *layout), (cr, layout))
+PROCEDURE(text, pango_fc_font_map_config_changed, (PangoFcFontMap *fcfontmap), (fcfontmap))
+FUNCTION(text, GType, pango_fc_font_map_get_type, (void), ())
+PROCEDURE(text, pango_fc_font_map_set_config, (PangoFcFontMap *fcfontmap, FcConfig *fcconfig), (fcfontmap, fcconfig))
+PROCEDURE(text, pango_font_description_free, (PangoFontDescription *desc), (desc))
+FUNCTION(text, PangoFontDescription *, pango_font_description_from_string, (const char *str), (str))
+FUNCTION(text, PangoContext *, pango_font_map_create_context, (PangoFontMap *fontmap), (fontmap))
+FUNCTION(text, PangoLayoutIter *, pango_layout_get_iter, (PangoLayout *layout), (layout))
+FUNCTION(text, int, pango_layout_get_line_count, (PangoLayout *layout), (layout))
+FUNCTION(text, PangoLayoutLine *, pango_layout_get_line_readonly, (PangoLayout *layout, int line), (layout, line))
+PROCEDURE(text, pango_layout_get_pixel_extents, (PangoLayout *layout, PangoRectangle *ink_rect, PangoRectangle *logical_rect), (layout, ink_rect, logical_rect))
+FUNCTION(text, int, pango_layout_get_unknown_glyphs_count, (PangoLayout *layout), (layout))
+PROCEDURE(text, pango_layout_iter_free, (PangoLayoutIter *iter), (iter))
+FUNCTION(text, PangoLayoutRun *, pango_layout_iter_get_run_readonly, (PangoLayoutIter *iter), (iter))
+FUNCTION(text, gboolean, pango_layout_iter_next_run, (PangoLayoutIter *iter), (iter))
+PROCEDURE(text, pango_layout_line_get_pixel_extents, (PangoLayoutLine *layout_line, PangoRectangle *ink_rect, PangoRectangle *logical_rect), (layout_line, ink_rect, logical_rect))
+FUNCTION(text, PangoLayout *, pango_layout_new, (PangoContext *context), (context))
+PROCEDURE(text, pango_layout_set_alignment, (PangoLayout *layout, PangoAlignment alignment), (layout, alignment))
+PROCEDURE(text, pango_layout_set_auto_dir, (PangoLayout *layout, gboolean auto_dir), (layout, auto_dir))
+PROCEDURE(text, pango_layout_set_font_description, (PangoLayout *layout, const PangoFontDescription *desc), (layout, desc))
+PROCEDURE(text, pango_layout_set_text, (PangoLayout *layout, const char *text, int length), (layout, text, length))
+PROCEDURE(text, pango_layout_set_width, (PangoLayout *layout, int width), (layout, width))
+PROCEDURE(text, pango_layout_set_wrap, (PangoLayout *layout, PangoWrapMode wrap), (layout, wrap))
