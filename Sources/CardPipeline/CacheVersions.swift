@@ -5,7 +5,10 @@ import VipsKit
 /// version, or one executor revision, are never served for another.
 public enum CacheVersions {
     /// `cardrender <version> libvips <version> executors fast <n> general <n>`.
+    ///
+    /// The libvips version is the one cardrender was built against (`Vips.compiledVersion`):
+    /// reading the loaded library's would open libvips in processes that never use it.
     public static var current: String {
-        "cardrender \(CardRenderVersion.string) libvips \(Vips.version) executors \(ExecutorRevision.description)"
+        "cardrender \(CardRenderVersion.string) libvips \(Vips.compiledVersion) executors \(ExecutorRevision.description)"
     }
 }

@@ -71,7 +71,7 @@ public struct CardBatch: Sendable {
         let run = BatchRunner(jobs: workers).collect(
             plan.jobs, shouldStop: shouldStop, work: render, completed: completed)
         return BatchReport(
-            producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.version))",
+            producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
             interrupted: run.interrupted, total: plan.jobs.count + plan.problems.count,
             cards: run.outcomes.sorted { $0.input < $1.input }, seconds: run.seconds)
     }

@@ -37,7 +37,7 @@ public struct ThumbReport: Sendable, Codable {
 
     /// The report of `run`, a batch of `plan`.
     public init(plan: BatchPlan<OutputPlan.Job>, run: BatchRun<ThumbOutcome>) {
-        producer = "cardrender \(CardRenderVersion.string) (libvips \(Vips.version))"
+        producer = "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))"
         interrupted = run.interrupted
         thumbnails = run.outcomes.sorted { $0.input < $1.input }
         let written = run.outcomes.filter { $0.error == nil }

@@ -1,4 +1,5 @@
 internal import CVips
+import Synchronization
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -10,38 +11,44 @@ import SystemPackage
     import Glibc
 #endif
 
-/// Encoded image bytes (a file's contents or an upload) held in a libvips blob.
+/// Encoded image bytes (a file's contents or an upload), read once and lent to libvips or
+/// the fast path without copies.
 ///
-/// libvips reads encoded bytes lazily, long after the call that handed them over, and
-/// does not copy them: so the bytes live in a reference-counted `VipsBlob` that every
-/// source and image made from them holds on to.
+/// The bytes are one `malloc`ed buffer. The fast path reads them in place; libvips reads
+/// encoded bytes lazily, long after the call that handed them over, and does not copy
+/// them: so the first libvips use wraps the buffer in a reference-counted `VipsBlob`, which
+/// owns it from then on and which every source and image made from it holds on to. Until
+/// then nothing opens libvips: a JPEG on the fast path never does.
 ///
-/// `@unchecked Sendable` is safe: the blob's bytes are written once, in `init`, and only
-/// read afterwards; `VipsArea` reference counting is locked by libvips.
+/// `@unchecked Sendable` is safe: the bytes are written once, in `init`, and only read
+/// afterwards; the blob is made once under `blobLock`, and `VipsArea` reference counting
+/// is locked by libvips.
 public final class ImageData: @unchecked Sendable {
-    private let blob: UnsafeMutablePointer<VipsBlob>
+    private let bytes: UnsafeMutableRawPointer
+    /// The blob that owns `bytes` once libvips has been given them.
+    private let blobLock = Mutex<UnsafeMutablePointer<VipsBlob>?>(nil)
     /// The name used in errors: the file path, or what the caller called the bytes.
     public let name: String
     /// Size in bytes.
     public let count: Int
 
-    /// Copies `bytes` into a new blob.
+    /// Copies `bytes` into a new buffer.
     /// - Parameters:
     ///   - bytes: encoded image bytes.
     ///   - name: what errors call these bytes.
     public init(copying bytes: some ContiguousBytes, name: String) {
         Vips.requireStarted()
-        var size = 0
-        let made = bytes.withUnsafeBytes { raw -> UnsafeMutablePointer<VipsBlob> in
-            size = raw.count
-            return vips_blob_copy(raw.baseAddress, raw.count)
+        let (buffer, size) = bytes.withUnsafeBytes { raw -> (UnsafeMutableRawPointer, Int) in
+            let buffer = malloc(max(1, raw.count))!
+            if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
+            return (buffer, raw.count)
         }
-        blob = made
+        self.bytes = buffer
         self.name = name
         count = size
     }
 
-    /// Reads a whole file into a new blob, refusing empty files and files over `maxBytes`.
+    /// Reads a whole file into a new buffer, refusing empty files and files over `maxBytes`.
     /// - Parameters:
     ///   - path: the file to read.
     ///   - maxBytes: the largest file accepted, checked before reading.
@@ -57,9 +64,9 @@ public final class ImageData: @unchecked Sendable {
         try self.init(reading: descriptor, name: path, maxBytes: maxBytes)
     }
 
-    /// Reads the whole file open on `descriptor` (from its start) into a new blob, refusing
-    /// non-regular, empty and over-size files: the bytes of exactly that open file, whatever
-    /// its name points to by now.
+    /// Reads the whole file open on `descriptor` (from its start) into a new buffer,
+    /// refusing non-regular, empty and over-size files: the bytes of exactly that open
+    /// file, whatever its name points to by now.
     /// - Parameters:
     ///   - descriptor: an open file; it stays open.
     ///   - name: what errors call the file (its path).
@@ -76,7 +83,7 @@ public final class ImageData: @unchecked Sendable {
         let size = Int(info.st_size)
         guard size > 0 else { throw .empty(file: path) }
         guard size <= maxBytes else { throw .fileTooLarge(file: path, bytes: size, limit: maxBytes) }
-        guard let buffer = g_malloc(gsize(size)) else {
+        guard let buffer = malloc(size) else {
             throw .unreadable(file: path, reason: "out of memory")
         }
         var done = 0
@@ -84,35 +91,44 @@ public final class ImageData: @unchecked Sendable {
             let got = pread(descriptor.rawValue, buffer + done, size - done, off_t(done))
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else {
-                g_free(buffer)
+                free(buffer)
                 throw .unreadable(file: path, reason: got < 0 ? errnoText() : "the file shrank while it was read")
             }
             done += got
         }
-        // The blob owns the g_malloc'd buffer from here on and g_frees it with the last reference.
-        blob = vips_blob_new(
-            { data, _ in
-                g_free(data)
-                return 0
-            }, buffer, size)
+        bytes = buffer
         self.name = path
         count = size
     }
 
     deinit {
-        vips_area_unref(areaPointer)
-    }
-
-    private var areaPointer: UnsafeMutablePointer<VipsArea> {
-        UnsafeMutableRawPointer(blob).assumingMemoryBound(to: VipsArea.self)
+        if let blob = blobLock.withLock({ $0 }) {
+            vips_area_unref(UnsafeMutableRawPointer(blob).assumingMemoryBound(to: VipsArea.self))
+        } else {
+            free(bytes)
+        }
     }
 
     /// Lends the bytes for the duration of `body` (e.g. to hash them).
     public func withUnsafeBytes<T, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
         try withExtendedLifetime(self) { () throws(E) -> T in
-            var length = 0
-            let base = vips_blob_get(blob, &length)
-            return try body(UnsafeRawBufferPointer(start: base, count: length))
+            try body(UnsafeRawBufferPointer(start: bytes, count: count))
+        }
+    }
+
+    /// The blob over the bytes, made on first use (opening libvips); it owns the buffer from
+    /// then on and `free`s it with its last reference.
+    private var blob: UnsafeMutablePointer<VipsBlob> {
+        Vips.requireLoaded()
+        return blobLock.withLock { blob in
+            if let blob { return blob }
+            let made = vips_blob_new(
+                { data, _ in
+                    free(data)
+                    return 0
+                }, bytes, count)!
+            blob = made
+            return made
         }
     }
 
@@ -121,6 +137,7 @@ public final class ImageData: @unchecked Sendable {
     /// A source has a read position, so it is not shared between operations or threads;
     /// an image made from it keeps its own reference (and the blob) alive.
     func withSource<T, E: Error>(_ body: (UnsafeMutablePointer<VipsSource>) throws(E) -> T) throws(E) -> T {
+        let blob = self.blob
         if withUnsafeBytes(VipsModules.looksLikeHEIF) { VipsModules.requireHEIF() }
         let source = vips_source_new_from_blob(blob)!
         defer { g_object_unref(source) }

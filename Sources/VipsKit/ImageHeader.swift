@@ -35,11 +35,25 @@ extension ImageData {
         return header
     }
 
+    /// A header another reader found in these bytes (the fast path's libjpeg), under the
+    /// checks `header(policy:)` makes: the format accepted by `policy`, the pixel limit.
+    /// libvips is not opened.
+    /// - Parameter loader: the libvips loader that reads such bytes (`jpegload_source`),
+    ///   named when `policy` refuses the format, as `header(policy:)` names it.
+    /// - Throws: `ImageInputError.unsupportedFormat` or `.tooManyPixels`.
+    public func header(
+        format: InputFormat, loader: String, width: Int, height: Int, orientation: Int, policy: DecodePolicy
+    ) throws(ImageInputError) -> ImageHeader {
+        guard policy.formats.contains(format) else { throw .unsupportedFormat(file: name, loader: loader) }
+        try checkPixels(width, height, policy: policy)
+        return ImageHeader(format: format, width: width, height: height, orientation: orientation)
+    }
+
     /// The format recognised from the content, if it is one of `formats`.
     /// - Throws: `ImageInputError.unrecognised` or `.unsupportedFormat`.
     /// libvips: `vips_foreign_find_load_source` (reads the first bytes only).
     func acceptedFormat(of formats: Set<InputFormat>) throws(ImageInputError) -> InputFormat {
-        Vips.requireStarted()
+        Vips.requireLoaded()
         return try withSource { source throws(ImageInputError) in
             guard let loader = vips_foreign_find_load_source(source) else {
                 // libvips has put "source is not in a known format" in its process-wide error

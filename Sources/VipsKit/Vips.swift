@@ -1,5 +1,7 @@
 internal import CVips
+internal import CVipsShim
 import Synchronization
+import SystemPackage
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -10,15 +12,19 @@ import Synchronization
     import Glibc
 #endif
 
-/// Process-wide libvips set-up: started once, explicitly, before any other libvips call.
+/// Process-wide libvips set-up: prepared once, explicitly, at the program's entry; libvips
+/// itself is opened and initialised on first use.
 ///
-/// `start()` belongs at a program's entry (the CLI's `main`, a server's start, a test
-/// trait), before the program starts threads of its own: it changes the environment
-/// (`VipsModules`), and `setenv` is not thread-safe. Every VipsKit call that reaches
-/// libvips checks that it was done (`requireStarted`) instead of starting libvips itself
-/// on whichever thread happens to come first.
+/// libvips is not linked (CSharedLibraries): a process whose work all takes the fast path
+/// (JPEG cards and thumbnails, `--version`) never maps it nor its 118 libraries. `start()`
+/// belongs at a program's entry (the CLI's `main`, a server's start, a test trait), before
+/// the program starts threads of its own: it sets the environment libvips will read
+/// (`VipsModules`), and `setenv` is not thread-safe. The first VipsKit call that reaches
+/// libvips, on whatever thread, then opens it (`requireLoaded`); a libvips that cannot be
+/// opened ends the process with a message naming the file and the cause.
 public enum Vips {
-    /// Runs `vips_init` exactly once (Swift runs a global's initialiser once, thread-safely).
+    /// Opens libvips and runs `vips_init` exactly once (Swift runs a global's initialiser
+    /// once, thread-safely).
     ///
     /// Also: untrusted loaders (PDF, FITS, Matlab, ...) are blocked process-wide; the
     /// operation cache is off, because it keys file loads by name and a long-running
@@ -26,8 +32,14 @@ public enum Vips {
     /// anyway); libvips's own warnings are routed to `warningHandler` instead of stderr,
     /// because our errors already name the file and the cause.
     private static let initialised: Bool = {
-        VipsModules.prepareBeforeInit()
-        defer { VipsModules.finishAfterInit() }
+        var error: UnsafePointer<CChar>?
+        guard CVipsShim_load(&error) == 0 else {
+            let reason = error.map { String(cString: $0) } ?? "libvips could not be loaded"
+            _ = try? FileDescriptor.standardError.writeAll(
+                "cardrender: this work needs libvips (Debian package libvips42): \(reason)\n".utf8)
+            exit(70)
+        }
+        VipsModules.findHEIFModule()
         guard vips_init("cardrender") == 0 else {
             let error = takeVipsError("init", file: nil)
             fatalError("libvips could not start: \(error.message)")
@@ -42,53 +54,91 @@ public enum Vips {
         _ = g_log_set_handler(
             "VIPS", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue),
             { _, _, _, _ in }, nil)
+        let threads = requestedConcurrency.load(ordering: .acquiring)
+        if threads > 0 { vips_concurrency_set(Int32(threads)) }
+        loaded.store(true, ordering: .releasing)
         return true
     }()
 
     /// Set once `start` has run.
     private static let started = Atomic<Bool>(false)
+    /// Set once libvips is open and initialised.
+    private static let loaded = Atomic<Bool>(false)
+    /// Threads per image asked for before libvips was opened (0: libvips's default).
+    private static let requestedConcurrency = Atomic<Int>(0)
 
-    /// Initialises libvips; later calls do nothing.
+    /// Prepares the environment libvips will read; later calls do nothing. libvips itself
+    /// is opened by the first call that needs it.
     ///
     /// Call it at the program's entry, before the process starts threads of its own:
-    /// start-up changes the environment (see `VipsModules`), and `setenv` is not thread-safe.
+    /// it changes the environment (see `VipsModules`), and `setenv` is not thread-safe.
     public static func start() {
-        _ = initialised
+        _ = environmentPrepared
         started.store(true, ordering: .releasing)
+    }
+
+    private static let environmentPrepared: Bool = {
+        if VipsModules.prepareEnvironment() { _ = initialised }
+        return true
+    }()
+
+    /// This process's environment as another program should inherit it: without the
+    /// `VIPSHOME` that `start` set for on-demand modules, where another libvips program
+    /// (the `vips` CLI, pyvips) would find no modules at all.
+    public static var environmentForChildren: [String: String] {
+        ProcessInfo.processInfo.environment.filter { $0.key != "VIPSHOME" || $0.value != VipsModules.onDemandHome }
     }
 
     /// Whether `start` has run.
     public static var isStarted: Bool { started.load(ordering: .acquiring) }
 
-    /// Stops the program with a clear message when libvips was not started: a library
-    /// caller that skips `Vips.start()` learns it at its first call, on every run.
+    /// Whether libvips has been opened in this process (asking opens nothing).
+    public static var isLoaded: Bool { loaded.load(ordering: .acquiring) }
+
+    /// Stops the program with a clear message when `start` was skipped: a library caller
+    /// learns it at its first call, on every run.
     @inline(__always)
     static func requireStarted() {
         precondition(
             isStarted, "VipsKit: call Vips.start() once at the program's entry, before any other VipsKit call.")
     }
 
+    /// Opens and initialises libvips on first call (after `requireStarted`); a libvips
+    /// that cannot be opened ends the process with a message naming the file and the cause.
+    @inline(__always)
+    static func requireLoaded() {
+        requireStarted()
+        _ = initialised
+    }
+
     /// The libvips version cardrender was compiled against (no initialisation needed).
+    ///
+    /// Cache keys and reports name this one, not the loaded library's: a fast-path process
+    /// never opens libvips, and Debian's libvips42 keeps its upstream version across
+    /// security updates (a new upstream version comes with a new Debian release, and a
+    /// rebuild).
     public static let compiledVersion = VIPS_VERSION
 
-    /// The libvips version in use, e.g. `8.14.1`.
+    /// The libvips version in use, e.g. `8.14.1` (opens libvips).
     public static var version: String {
-        requireStarted()
+        requireLoaded()
         return String(cString: vips_version_string())
     }
 
     /// Threads libvips uses inside one image pipeline (`vips_concurrency_set`).
     ///
     /// When several images run in parallel on their own workers, 1 is usually best:
-    /// more threads per image only compete with the other workers.
+    /// more threads per image only compete with the other workers. Setting it before
+    /// libvips is opened keeps the value for when it is; reading it opens libvips.
     public static var concurrency: Int {
         get {
-            requireStarted()
+            requireLoaded()
             return Int(vips_concurrency_get())
         }
         set {
-            requireStarted()
-            vips_concurrency_set(Int32(max(1, newValue)))
+            let threads = max(1, newValue)
+            requestedConcurrency.store(threads, ordering: .releasing)
+            if isLoaded { vips_concurrency_set(Int32(threads)) }
         }
     }
 
@@ -109,8 +159,9 @@ public enum Vips {
     /// The error buffer is deliberately not cleared here: it is process-wide, and clearing
     /// it after every job wiped the text of a failure another worker was about to report
     /// (seen in tests). `takeVipsError` clears it when it reads it; it is bounded in size.
+    /// Does nothing when libvips was never opened.
     public static func endThreadJob() {
-        requireStarted()
+        guard isLoaded else { return }
         vips_thread_shutdown()
     }
 }

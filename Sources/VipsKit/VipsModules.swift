@@ -1,4 +1,5 @@
 internal import CVips
+import Synchronization
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -18,32 +19,54 @@ import SystemPackage
 /// H.265 and AV1 codecs) is needed only for HEIC/AVIF input or AVIF output. Loading
 /// them all cost about 30 ms of every process (`hyperfine 'vips --version'` with and
 /// without modules; benchmarks/RESULTS.md). So `vips_init` runs with `VIPSHOME` pointing
-/// at an empty place, where it finds no modules, and the HEIF module is opened the way
-/// libvips opens modules (`g_module_open`; its `g_module_check_init` registers the heif
-/// loader and saver) the first time HEIF bytes are seen or AVIF is written.
+/// at an empty place (`onDemandHome`), where it finds no modules, and the HEIF module is
+/// opened the way libvips opens modules (`g_module_open`; its `g_module_check_init`
+/// registers the heif loader and saver) the first time HEIF bytes are seen or AVIF is
+/// written.
+///
+/// `VIPSHOME` is set once at the program's entry (`Vips.start`) and left set: libvips is
+/// opened later, on whichever thread first needs it, and `vips_init` would otherwise set
+/// `VIPSHOME` itself (`vips_guess_prefix`), on that thread, while others may read the
+/// environment. A process started with `VIPSHOME` at `onDemandHome` (a child of
+/// cardrender) treats it as unset.
 ///
 /// `CARDRENDER_VIPS_MODULES=all` loads every module as libvips would; nothing changes
 /// either when `VIPSHOME` is already set or the HEIF module is not where libvips keeps it.
 enum VipsModules {
-    /// The HEIF module's path when it is to be loaded on demand (nil: libvips loaded it).
-    nonisolated(unsafe) private static var heifModule: String?
-    // Safe: written once in `prepareBeforeInit`, which runs inside `Vips.initialised`'s
-    // one-time initialiser before any other thread can reach libvips; read-only after.
+    /// Where `VIPSHOME` points while modules load on demand: nothing is there.
+    static let onDemandHome = "/nonexistent/cardrender-vips-modules-on-demand"
 
-    /// Prepares the environment before `vips_init`.
-    static func prepareBeforeInit() {
+    /// Whether modules load on demand in this process (set once, in `prepareEnvironment`).
+    private static let onDemand = Atomic<Bool>(false)
+
+    /// The HEIF module's path when it is to be loaded on demand (nil: libvips loaded it, or
+    /// there is none).
+    nonisolated(unsafe) private static var heifModule: String?
+    // Safe: written once in `findHEIFModule`, which runs inside `Vips.initialised`'s
+    // one-time initialiser before any VipsKit call can reach libvips; read-only after.
+
+    /// Sets `VIPSHOME` for on-demand modules; run once, at the program's entry.
+    /// - Returns: whether libvips must be opened now, while the process has one thread:
+    ///   with every module wanted and no `VIPSHOME`, `vips_init` sets it itself.
+    static func prepareEnvironment() -> Bool {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["CARDRENDER_VIPS_MODULES"] != "all", environment["VIPSHOME"] == nil,
-            let directory = moduleDirectory(),
+        let home = environment["VIPSHOME"]
+        if environment["CARDRENDER_VIPS_MODULES"] == "all" {
+            if home == onDemandHome { unsetenv("VIPSHOME") }
+            return home == nil || home == onDemandHome
+        }
+        guard home == nil || home == onDemandHome else { return false }
+        onDemand.store(true, ordering: .releasing)
+        if home == nil { setenv("VIPSHOME", onDemandHome, 1) }
+        return false
+    }
+
+    /// Finds the HEIF module beside the libvips just opened; run once, before `vips_init`.
+    static func findHEIFModule() {
+        guard onDemand.load(ordering: .acquiring), let directory = moduleDirectory(),
             FileManager.default.fileExists(atPath: directory + "/vips-heif.so")
         else { return }
         heifModule = directory + "/vips-heif.so"
-        setenv("VIPSHOME", "/nonexistent/cardrender-vips-modules-on-demand", 1)
-    }
-
-    /// Restores the environment after `vips_init`.
-    static func finishAfterInit() {
-        if heifModule != nil { unsetenv("VIPSHOME") }
     }
 
     /// Opens the HEIF module once, on first need; a no-op when libvips loaded it itself.

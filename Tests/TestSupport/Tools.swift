@@ -1,4 +1,5 @@
 import Foundation
+import VipsKit
 
 /// Runs real programs (the `vips` CLI, python3, the built `cardrender`) from tests.
 public enum Tools {
@@ -25,7 +26,8 @@ public enum Tools {
             .appendingPathComponent("cardrender").path
     }()
 
-    /// Runs `executable` with `arguments` and waits for it.
+    /// Runs `executable` with `arguments` and waits for it, in `environment` (default: this
+    /// process's, as `Vips.environmentForChildren` gives it).
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
         -> Run
@@ -33,7 +35,7 @@ public enum Tools {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = environment ?? Vips.environmentForChildren
         // Output goes to files, not pipes: no reader threads, and a full pipe can never block the child.
         let scratch = NSTemporaryDirectory() + "cardrender-run-" + UUID().uuidString
         _ = FileManager.default.createFile(atPath: scratch + ".out", contents: nil)
