@@ -72,7 +72,7 @@ public struct CardRenderer: Sendable {
     ///   photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
-        let header = try photo.header(policy: settings.policy)
+        let header = try photo.photoHeader(policy: settings.policy)
         // The spec's limits and its text before any pixel work: a card refused for its spec
         // costs no decode (the photo's header, read just above, is checked first).
         try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)

@@ -14,13 +14,18 @@ struct FastJPEGSource {
     /// libvips's reading of the same bytes (its limits already checked).
     init?(_ photo: ImageData, header: ImageHeader) {
         guard header.format == .jpeg,
-            let info = photo.withUnsafeBytes({ JPEGCodec.info(of: $0) }),
-            info.isYCbCrOrGrey, info.components == 1 || info.components == 3,
-            !info.hasICCProfile || info.iccProfileIsSRGB,
+            let info = photo.withUnsafeBytes({ JPEGCodec.info(of: $0) }), Self.canDecode(info),
             info.width == header.width, info.height == header.height
         else { return nil }
         self.photo = photo
         self.info = info
+    }
+
+    /// Whether the fast path decodes a JPEG with this header: 8-bit YCbCr or grey, no
+    /// profile or an sRGB one.
+    static func canDecode(_ info: JPEGCodec.Info) -> Bool {
+        info.isYCbCrOrGrey && (info.components == 1 || info.components == 3)
+            && (!info.hasICCProfile || info.iccProfileIsSRGB)
     }
 
     /// The smallest DCT scale (1, 2, 4, 8: decoding at 1/`shrink`) whose upright size is

@@ -62,7 +62,7 @@ public struct Thumbnailer: Sendable {
         guard (1...maxWidth).contains(width) else {
             throw ThumbnailError.widthOutOfRange(received: width, maximum: maxWidth)
         }
-        let header = try data.header(policy: policy)
+        let header = try data.photoHeader(policy: policy)
         let plan = ThumbnailPlan(
             photo: data, header: header, width: width, enlarge: enlarge, options: options, engine: engine)
         let size = plan.size
