@@ -2,7 +2,8 @@
 # The installable cardrender, for nodes that have no Swift toolchain: a release build with
 # the Swift runtime linked in (--static-swift-stdlib), installed with its frames and deploy
 # files under a prefix, and the same packed as a .deb whose Depends are the Debian packages
-# of the libraries the binary links (found with ldd and dpkg -S) plus the message fonts.
+# of the libraries the binary links (found with ldd and dpkg -S) or opens on first use
+# (libvips, GLib, Pango), plus the message fonts.
 #
 #   bash scripts/package.sh            # -> .build/dist/cardrender/{bin,share} and .build/dist/cardrender_VERSION_ARCH.deb
 #   bash scripts/package.sh /opt/cardrender
@@ -37,14 +38,21 @@ cp README.md "$prefix/share/cardrender/README.md"
 version="$("$prefix/bin/cardrender" --version | awk '{print $2}')"
 arch="$(dpkg --print-architecture)"
 fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji"
-# The libraries the binary itself names (DT_NEEDED), not what they pull in: their own
-# packages depend on the rest.
+# The libraries the binary itself names (DT_NEEDED), not what they pull in (their own
+# packages depend on the rest), and those it opens on first use instead of linking them
+# (Sources/CSharedLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig).
 needed="$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
-packages="$(for name in $needed; do
+opened="libvips.so.42 libgobject-2.0.so.0 libgmodule-2.0.so.0 libglib-2.0.so.0 libpangocairo-1.0.so.0
+  libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1"
+packages="$({ for name in $needed; do
   library="$(awk -v name="$name" '$1 == name && $3 ~ /^\// {print $3}' <<<"$links")"
   [[ -n $library ]] || continue
   dpkg -S "$(realpath "$library")" 2>/dev/null || dpkg -S "$library" 2>/dev/null || true
-done | cut -d: -f1 | sort -u)"
+done; for name in $opened; do
+  library="$(ldconfig -p | awk -v name="$name" '$1 == name {print $NF; exit}')"
+  [[ -n $library ]] || { echo "package: $name (opened at run time) is not installed" >&2; exit 1; }
+  dpkg -S "$(realpath "$library")" 2>/dev/null || dpkg -S "$library" 2>/dev/null || true
+done; } | cut -d: -f1 | sort -u)"
 depends="$(for package in $packages; do
   version_now="$(dpkg-query -W -f='${Version}' "$package" | sed 's/-[^-]*$//')"
   echo "$package (>= $version_now)"
