@@ -70,7 +70,8 @@ public struct CacheEntry: Sendable, Equatable {
             let header = try? JSONDecoder().decode(
                 Header.self, from: Data(bytes[headerStart..<(headerStart + headerLength)]))
         else { return nil }
-        let payload = Data(bytes[(headerStart + headerLength)...])
+        // The payload is read where it lies (a frame's art is 10 MB: each copy costs).
+        let payloadStart = headerStart + headerLength
         // Sizes come from a file another node may have written: each must be >= 0 and their
         // sum must not overflow, or a digest-matching object could trap every reader.
         var total = header.metadataSize
@@ -81,13 +82,16 @@ public struct CacheEntry: Sendable, Equatable {
             guard !overflow else { return nil }
             total = sum
         }
-        guard payload.count == total, ContentDigest.of(payload) == header.sha256 else { return nil }
-        var offset = header.metadataSize
+        guard bytes.count - payloadStart == total,
+            bytes.withUnsafeBytes({ ContentDigest.of(UnsafeRawBufferPointer(rebasing: $0[payloadStart...])) })
+                == header.sha256
+        else { return nil }
+        var offset = payloadStart + header.metadataSize
         var parts: [(name: String, data: Data)] = []
         for part in header.parts {
-            parts.append((part.name, payload.subdata(in: offset..<(offset + part.size))))
+            parts.append((part.name, Data(bytes[offset..<(offset + part.size)])))
             offset += part.size
         }
-        return CacheEntry(parts: parts, metadata: payload.prefix(header.metadataSize))
+        return CacheEntry(parts: parts, metadata: Data(bytes[payloadStart..<(payloadStart + header.metadataSize)]))
     }
 }
