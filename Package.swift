@@ -67,6 +67,8 @@ let package = Package(
         .target(name: "CJPEGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng (Debian libpng-dev) with errors that return, for the fast path's PNGs.
         .target(name: "CPNGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("png16")]),
+        // An embedded RGB profile (Display P3, ...) to sRGB with lcms2 (Debian liblcms2-dev).
+        .target(name: "CColourTransform", cSettings: optimisedC, linkerSettings: [.linkedLibrary("lcms2")]),
         // The fast path's SIMD loops, runtime-dispatched (target_clones).
         .target(name: "CPixelKernels", cSettings: optimisedC),
         // Pango, cairo and fontconfig's headers (apt `libpango1.0-dev`); opened by CSharedLibraries.
@@ -74,7 +76,7 @@ let package = Package(
         // The message side's text: layout, coverage of every character, drawing.
         .target(
             name: "CTextLayout", dependencies: ["CPango", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
-        .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels"]),
+        .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform"]),
         .target(
             name: "VipsKit",
             dependencies: [
@@ -186,6 +188,7 @@ let package = Package(
 // Every Swift target of ours, tests included, builds with warnings as errors.
 let cTargets: Set<String> = [
     "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CSharedLibraries",
+    "CColourTransform",
 ]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift

@@ -1,0 +1,82 @@
+internal import CColourTransform
+import Synchronization
+
+/// An embedded RGB colour profile (Display P3, Adobe RGB, ...) to sRGB, 8 bits in and out,
+/// by lcms2 (relative colorimetric, as libvips's `icc_transform`), made once per profile
+/// per process and applied to decoded rows.
+///
+/// `@unchecked Sendable` is safe: the lcms2 transform is never changed after `init`, and it
+/// is made without lcms2's one-pixel cache (`cmsFLAGS_NOCACHE`), which is what lcms2
+/// documents as making one transform safe to apply from several threads at once.
+public final class ColourTransform: @unchecked Sendable {
+    private let transform: OpaquePointer
+
+    /// A profile lcms2 cannot read, or one that is not RGB.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// lcms2's words, or ours.
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Makes the transform from `profile` (an ICC profile's bytes) to sRGB.
+    /// - Throws: `Failure` when lcms2 cannot read the profile or it is not RGB.
+    public init(toSRGBFrom profile: [UInt8]) throws(Failure) {
+        var message = [CChar](repeating: 0, count: 200)
+        guard
+            let made = profile.withUnsafeBufferPointer({
+                CColourTransform_make_to_srgb($0.baseAddress, $0.count, &message, message.count)
+            })
+        else {
+            throw Failure(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        transform = made
+    }
+
+    deinit {
+        CColourTransform_free(transform)
+    }
+
+    /// Converts `count` RGB pixels at `pixels` in place.
+    public func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        CColourTransform_apply(transform, pixels, pixels, count)
+    }
+
+    /// Whether the transform runs on its own tables (both profiles matrix-shaper, as Display
+    /// P3 and sRGB are: lcms2's per-pixel pipeline cost 23 % of a P3 card) rather than
+    /// through lcms2.
+    public var usesMatrixShaperTables: Bool { CColourTransform_is_matrix_shaper(transform) != 0 }
+
+    /// `pixels` (RGB) converted by lcms2's own transform: the reference the tables are held to.
+    public func convertedByLCMS2(_ pixels: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer {
+                CColourTransform_apply_lcms2(transform, input.baseAddress!, $0.baseAddress!, pixels.count / 3)
+            }
+        }
+        return output
+    }
+
+    /// Converts every pixel of `image` in place.
+    public func apply(to image: inout MemoryImage) {
+        let count = image.width * image.height
+        image.pixels.withUnsafeMutableBufferPointer { apply($0.baseAddress!, count: count) }
+    }
+
+    /// The transform for `profile`, made on first use and kept for the process (photos come
+    /// with a handful of profiles: phones' Display P3, cameras' Adobe RGB). Past 32 profiles
+    /// the kept ones are dropped, so a stream of odd profiles cannot grow memory.
+    /// - Throws: `Failure` as `init(toSRGBFrom:)` (failures are not kept).
+    public static func toSRGB(from profile: [UInt8]) throws(Failure) -> ColourTransform {
+        if let known = made.withLock({ $0[profile] }) { return known }
+        let transform = try ColourTransform(toSRGBFrom: profile)
+        return made.withLock { made in
+            if let known = made[profile] { return known }
+            if made.count >= 32 { made.removeAll() }
+            made[profile] = transform
+            return transform
+        }
+    }
+
+    private static let made = Mutex<[[UInt8]: ColourTransform]>([:])
+}
