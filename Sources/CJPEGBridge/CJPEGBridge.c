@@ -113,8 +113,10 @@ static int icc_says_srgb(const uint8_t *icc, unsigned size) {
     return 0;
 }
 
-int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message,
-                          size_t message_size) {
+/// Reads the header of `size` bytes at `data` into `info`; the embedded ICC profile is
+/// handed to the caller in `*icc_out` when it is not NULL (else freed here).
+static int read_header(const uint8_t *data, size_t size, CJPEGBridge_info *info, uint8_t **icc_out,
+                       unsigned *icc_size_out, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     bridge_error error;
     install(&error, 0, message, message_size);
@@ -150,11 +152,29 @@ int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *in
     if (jpeg_read_icc_profile(&cinfo, &icc, &icc_size)) {
         info->has_icc = 1;
         info->icc_is_srgb = icc_says_srgb(icc, icc_size);
+        info->icc_is_rgb = icc_size >= 20 && memcmp(icc + 16, "RGB ", 4) == 0;
     }
-    free(icc);
-    icc = NULL;
     jpeg_destroy_decompress(&cinfo);
+    if (icc_out) {
+        *icc_out = icc;
+        *icc_size_out = icc ? icc_size : 0;
+    } else {
+        free(icc);
+    }
     return 0;
+}
+
+int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message,
+                          size_t message_size) {
+    return read_header(data, size, info, NULL, NULL, message, message_size);
+}
+
+int CJPEGBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, unsigned *icc_size, char *message,
+                         size_t message_size) {
+    CJPEGBridge_info info;
+    *icc = NULL;
+    *icc_size = 0;
+    return read_header(data, size, &info, icc, icc_size, message, message_size);
 }
 
 /// A destination that owns its buffer: libjpeg-turbo's memory destination frees its first

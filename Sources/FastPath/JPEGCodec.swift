@@ -23,6 +23,8 @@ public enum JPEGCodec {
         /// Whether an ICC profile is embedded, and whether it says it is sRGB.
         public var hasICCProfile: Bool
         public var iccProfileIsSRGB: Bool
+        /// Whether that profile's colour space is RGB (Display P3, Adobe RGB, sRGB, ...).
+        public var iccProfileIsRGB: Bool
 
         /// Size once upright (orientations 5-8 swap the axes).
         public var uprightWidth: Int { orientation >= 5 ? height : width }
@@ -53,7 +55,22 @@ public enum JPEGCodec {
             width: Int(info.width), height: Int(info.height), components: Int(info.components),
             isYCbCrOrGrey: info.color_space == 1 || info.color_space == 3, orientation: Int(info.orientation),
             progressive: info.progressive != 0, hasICCProfile: info.has_icc != 0,
-            iccProfileIsSRGB: info.icc_is_srgb != 0)
+            iccProfileIsSRGB: info.icc_is_srgb != 0, iccProfileIsRGB: info.icc_is_rgb != 0)
+    }
+
+    /// The embedded ICC profile of `bytes`, or nil when there is none or libjpeg cannot
+    /// parse the header.
+    public static func iccProfile(of bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        var icc: UnsafeMutablePointer<UInt8>?
+        var size: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        guard
+            CJPEGBridge_read_icc(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &icc, &size, &message,
+                message.count) == 0, let icc
+        else { return nil }
+        defer { free(icc) }
+        return [UInt8](UnsafeBufferPointer(start: icc, count: Int(size)))
     }
 
     /// Decodes to RGB at 1/`scale` of the stored size (1, 2, 4, 8), stored orientation.

@@ -22,12 +22,19 @@ typedef struct {
     int progressive;    ///< 1 for progressive (multi-scan) files
     int has_icc;        ///< 1 when an ICC profile is embedded
     int icc_is_srgb;    ///< 1 when that profile describes itself as sRGB
+    int icc_is_rgb;     ///< 1 when that profile's colour space is RGB (header bytes 16-19)
 } CJPEGBridge_info;
 
 /// Reads the header (markers included) of `size` bytes at `data`.
 /// Returns 0, or -1 with libjpeg's message in `message` (`message_size` bytes).
 int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message,
                           size_t message_size);
+
+/// The embedded ICC profile (APP2 chunks joined) of `size` bytes at `data`, malloc'd into
+/// `*icc` (free it with free()), `*icc_size` long; `*icc` NULL when there is none.
+/// Returns 0, or -1 with libjpeg's message.
+int CJPEGBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, unsigned *icc_size, char *message,
+                         size_t message_size);
 
 /// Decodes to 8-bit RGB at 1/`scale_denom` of the stored size (1, 2, 4 or 8: libjpeg's
 /// scaled IDCT), stored orientation, rows `first_row` ..< `first_row + row_count` of the
