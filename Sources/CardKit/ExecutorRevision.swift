@@ -8,8 +8,9 @@
 public enum ExecutorRevision {
     /// The fast executor (libjpeg-turbo, CPixelKernels, libpng). 2: 16-bit kernels,
     /// integer colour effect, PNG level 1 with Paeth. 3: covers streamed as one box of the
-    /// photo (resampled straight to the window instead of resized whole and cut).
-    public static let fast = 3
+    /// photo (resampled straight to the window instead of resized whole and cut). 4: JPEGs
+    /// with an RGB profile other than sRGB (Display P3) converted by lcms2 on the fast path.
+    public static let fast = 4
     /// The libvips executor's settings. 2: PNG level 1 with Paeth.
     public static let general = 2
 

@@ -91,6 +91,11 @@ extension FastCardRenderer {
                                 }
                             }
                             decoded = next + 1
+                            if let transform = photo.transform {
+                                source.withUnsafeMutableBufferPointer {
+                                    transform.apply($0.baseAddress!, count: decoder.width)
+                                }
+                            }
                             source.withUnsafeBufferPointer { resampler.push($0.baseAddress!) }
                         }
                         effect?.apply(target, stride: window.width * 3, first: y - window.y, rows: 1)

@@ -1,14 +1,18 @@
 import FastPath
 import VipsKit
 
-/// A JPEG photo the fast path can decode: 8-bit YCbCr or grey, with no colour profile or an
-/// sRGB one (anything else needs libvips's colour management). Cards and thumbnails both
-/// decode through it, so they take the fast path for the same photos.
+/// A JPEG photo the fast path can decode: 8-bit YCbCr or grey, with no colour profile, an
+/// sRGB one, or (YCbCr) another RGB profile lcms2 reads, such as an iPhone's Display P3,
+/// converted to sRGB as each row is decoded (CMYK and grey profiles need libvips's colour
+/// management). Cards and thumbnails both decode through it, so they take the fast path for
+/// the same photos.
 struct FastJPEGSource {
     /// The encoded photo.
     let photo: ImageData
     /// Its JPEG header.
     let info: JPEGCodec.Info
+    /// The conversion of its pixels to sRGB (nil: they are sRGB already).
+    let transform: ColourTransform?
 
     /// The photo as a fast-path source, or nil when it must go the libvips way. `header` is
     /// libvips's reading of the same bytes (its limits already checked).
@@ -17,15 +21,24 @@ struct FastJPEGSource {
             let info = photo.withUnsafeBytes({ JPEGCodec.info(of: $0) }), Self.canDecode(info),
             info.width == header.width, info.height == header.height
         else { return nil }
+        if info.hasICCProfile && !info.iccProfileIsSRGB {
+            // A profile lcms2 cannot use goes the libvips way, which says what is wrong with it.
+            guard let profile = photo.withUnsafeBytes({ JPEGCodec.iccProfile(of: $0) }),
+                let transform = try? ColourTransform.toSRGB(from: profile)
+            else { return nil }
+            self.transform = transform
+        } else {
+            transform = nil
+        }
         self.photo = photo
         self.info = info
     }
 
-    /// Whether the fast path decodes a JPEG with this header: 8-bit YCbCr or grey, no
-    /// profile or an sRGB one.
+    /// Whether the fast path may decode a JPEG with this header: 8-bit YCbCr or grey, with
+    /// no profile or an sRGB one, or YCbCr with another RGB profile (converted by lcms2).
     static func canDecode(_ info: JPEGCodec.Info) -> Bool {
         info.isYCbCrOrGrey && (info.components == 1 || info.components == 3)
-            && (!info.hasICCProfile || info.iccProfileIsSRGB)
+            && (!info.hasICCProfile || info.iccProfileIsSRGB || (info.components == 3 && info.iccProfileIsRGB))
     }
 
     /// The smallest DCT scale (1, 2, 4, 8: decoding at 1/`shrink`) whose upright size is
@@ -73,10 +86,12 @@ struct FastJPEGSource {
         } catch {
             throw ImageInputError.damaged(file: photo.name, detail: error.message)
         }
+        var image = decoded.image
+        transform?.apply(to: &image)
         let warning = decoded.warning.map {
             "\(photo.name): damaged image data, rendered what decodes (\($0))."
         }
         let top = stored == nil ? 0 : rows!.lowerBound
-        return (PixelKernels.oriented(decoded.image, info.orientation), top, warning)
+        return (PixelKernels.oriented(image, info.orientation), top, warning)
     }
 }

@@ -65,9 +65,14 @@ struct FastPathTests {
         return (try image.eightBitPixels(), image.width, image.height)
     }
 
-    /// Renders `spec` on `photo` both ways and compares the three outputs.
+    /// Renders `spec` on the corpus `photo` both ways and compares the three outputs.
     func compare(_ photo: String, _ spec: CardSpec, _ label: String) throws {
-        let data = try ImageData(contentsOfFile: Fixtures.photo(photo), maxBytes: 64 << 20)
+        try compare(file: Fixtures.photo(photo), spec, label)
+    }
+
+    /// Renders `spec` on the photo at `file` both ways and compares the three outputs.
+    func compare(file: String, _ spec: CardSpec, _ label: String) throws {
+        let data = try ImageData(contentsOfFile: file, maxBytes: 64 << 20)
         let fast = try CardRenderer(catalogue: Self.catalogue).render(photo: data, spec: spec, specFile: label)
         let general = try CardRenderer(catalogue: Self.catalogue, settings: .init(engine: .general))
             .render(photo: data, spec: spec, specFile: label)
@@ -194,8 +199,8 @@ struct FastPathTests {
         #expect(first.front.print == second.front.print && first.front.small == second.front.small)
     }
 
-    /// Who takes which path: JPEGs with an sRGB profile (or none) take the fast path; a
-    /// Display P3 JPEG (an iPhone photo) and a CMYK JPEG go the libvips way.
+    /// Who takes which path: JPEGs with an sRGB profile (or none) and a Display P3 JPEG (an
+    /// iPhone photo, converted by lcms2) take the fast path; a CMYK JPEG goes the libvips way.
     @Test func thePathFollowsTheColourOfThePhoto() throws {
         let directory = try Fixtures.scratchDirectory("colour")
         try Tools.vips("black", directory + "/b.v", "64", "48", "--bands", "3")
@@ -204,10 +209,35 @@ struct FastPathTests {
         try Tools.vips("icc_export", directory + "/c.v", directory + "/cmyk.v", "--output-profile", "cmyk")
         try Tools.vips("jpegsave", directory + "/cmyk.v", directory + "/cmyk.jpg")
         try Tools.vips("copy", Fixtures.photo("photos/iphone13-3024x4032.heic"), directory + "/p3.jpg")
-        for (file, path) in [("srgb.jpg", RenderPath.fast), ("cmyk.jpg", .general), ("p3.jpg", .general)] {
+        for (file, path) in [("srgb.jpg", RenderPath.fast), ("cmyk.jpg", .general), ("p3.jpg", .fast)] {
             let data = try ImageData(contentsOfFile: directory + "/" + file, maxBytes: 64 << 20)
             let card = try CardRenderer(catalogue: nil).render(photo: data, spec: CardSpec(), specFile: file)
             #expect(card.path == path, "\(file)")
         }
+    }
+
+    /// The corpus iPhone 13 photo (Display P3) as a P3 JPEG, the way "Most Compatible" saves
+    /// it: libvips keeps the profile and the P3 pixels.
+    static func displayP3JPEG() throws -> String {
+        let path = try Fixtures.scratchDirectory("p3") + "/iphone13-p3.jpg"
+        try Tools.vips("copy", Fixtures.photo("photos/iphone13-3024x4032.heic"), path + "[Q=92]")
+        return path
+    }
+
+    /// A Display P3 photo converted by lcms2 on the fast path is the picture libvips makes:
+    /// a cover, a framed card with an effect, and the thumbnail.
+    @Test func displayP3JPEGMatchesTheGeneralPath() throws {
+        let file = try Self.displayP3JPEG()
+        try compare(file: file, CardSpec(), "P3 cover")
+        try compare(
+            file: file, CardSpec(frame: "travel/airmail", effect: ColourEffect(.sepia)), "P3 airmail sepia")
+        let data = try ImageData(contentsOfFile: file, maxBytes: 64 << 20)
+        let fast = try Thumbnailer().thumbnail(of: data, width: 300)
+        let general = try Thumbnailer(engine: .general).thumbnail(of: data, width: 300)
+        #expect(fast.path == .fast && general.path == .general)
+        let (a, b) = (try Self.pixels(fast.data), try Self.pixels(general.data))
+        #expect(a.width == b.width && a.height == b.height)
+        let difference = Self.difference(a.pixels, b.pixels, width: a.width, height: a.height)
+        #expect(difference.isSamePicture(allowing: 0), "P3 thumbnail: \(difference)")
     }
 }
