@@ -27,7 +27,8 @@ public final class ColourTransform: @unchecked Sendable {
                 CColourTransform_make_to_srgb($0.baseAddress, $0.count, &message, message.count)
             })
         else {
-            throw Failure(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw Failure(
+                message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         transform = made
     }
