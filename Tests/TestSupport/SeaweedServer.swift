@@ -79,28 +79,50 @@ public final class SeaweedServer: Sendable {
 
     /// `count` distinct ports free on 127.0.0.1 right now (bound, then released), none
     /// handed out before by this process.
+    ///
+    /// They are drawn at random from below the kernel's ephemeral range
+    /// (`/proc/sys/net/ipv4/ip_local_port_range`): a port the kernel picked for `bind(0)`
+    /// is also one it may give any outgoing connection as its local port between our release
+    /// and the server's own bind, which once made SeaweedFS's master fail with "address already
+    /// in use". Below the range, only another listener choosing the same number can collide.
     public static func freePorts(_ count: Int) throws -> [Int] {
+        let ephemeralStart = Self.ephemeralRangeStart()
+        let candidates = 10_000..<max(10_001, ephemeralStart)
         var ports: [Int] = []
         var sockets: [Int32] = []
         defer { sockets.forEach { close($0) } }
+        var attempts = 0
         while ports.count < count {
+            attempts += 1
+            guard attempts < 10_000 else {
+                throw Tools.ToolError(message: "no free port on 127.0.0.1 below \(ephemeralStart)")
+            }
+            let port = Int.random(in: candidates)
+            guard !handedOut.withLock({ $0.contains(port) }) else { continue }
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw Tools.ToolError(message: "socket: errno \(errno)") }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                    bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
-                }
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
             }
-            guard bound else { throw Tools.ToolError(message: "no free port on 127.0.0.1") }
+            guard bound else {
+                close(descriptor)
+                continue
+            }
             sockets.append(descriptor)
-            let port = Int(UInt16(bigEndian: address.sin_port))
             if handedOut.withLock({ $0.insert(port).inserted }) { ports.append(port) }
         }
         return ports
+    }
+
+    /// The first port of the kernel's ephemeral range (32768 when it cannot be read).
+    private static func ephemeralRangeStart() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32_768
     }
 }
 
