@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -6,6 +8,16 @@
 enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The current date, made once per second (a `Date` header for every answer).
+    static func now() -> String {
+        let second = Int(time(nil))
+        if let text = current.withLock({ $0.second == second ? $0.text : nil }) { return text }
+        let text = format(second)
+        current.withLock { $0 = (second, text) }
+        return text
+    }
+    private static let current = Mutex<(second: Int, text: String)>((-1, ""))
 
     /// The date of `seconds` since 1970.
     static func format(_ seconds: Int) -> String {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import NIOCore
 import Synchronization
 
@@ -9,14 +10,40 @@ import Synchronization
 /// not copied, into the response. When the bytes pass the bound, the least recently used
 /// quarter is dropped (amortised: one sort per many inserts).
 final class MemoryCache: Sendable {
-    /// A finished thumbnail and the headers that describe it.
+    /// A finished thumbnail and the headers that describe it, made once when it is stored.
     struct Entry: Sendable {
         let body: ByteBuffer
         let etag: String
-        let contentType: String
         let modified: Int
-        let width: Int
-        let height: Int
+        /// `ETag`, `Last-Modified`, `Cache-Control`, `X-Content-Type-Options`: every answer's.
+        let validatorHeaders: HTTPFields
+        /// The validator headers plus `Content-Type`, `X-Image-Size`, `Content-Length`: a 200's.
+        let contentHeaders: HTTPFields
+
+        init(
+            body: ByteBuffer, etag: String, contentType: String, modified: Int, width: Int, height: Int,
+            maxAge: Int
+        ) {
+            self.body = body
+            self.etag = etag
+            self.modified = modified
+            validatorHeaders = Self.validators(etag: etag, modified: modified, maxAge: maxAge)
+            var headers = validatorHeaders
+            headers[.contentType] = contentType
+            headers[.imageSize] = "\(width)x\(height)"
+            headers[.contentLength] = String(body.readableBytes)
+            contentHeaders = headers
+        }
+
+        /// The validator headers of a thumbnail known only by its tag (a 304 from the key).
+        static func validators(etag: String, modified: Int, maxAge: Int) -> HTTPFields {
+            var headers = HTTPFields()
+            headers[.eTag] = etag
+            headers[.lastModified] = HTTPDate.format(modified)
+            headers[.cacheControl] = "public, max-age=\(maxAge)"
+            headers[.xContentTypeOptions] = "nosniff"
+            return headers
+        }
     }
 
     private struct Slot {

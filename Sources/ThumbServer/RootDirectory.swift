@@ -30,6 +30,8 @@ public struct RootDirectory: Sendable {
         public let stamp: String
         /// Modification time in whole seconds since 1970 (for `Last-Modified`).
         public let modified: Int
+        /// The same stamp as the cache's digest memo keys it.
+        public let fileStamp: FileStamp
         /// The file, open for reading: read it through this, never by `path`.
         public let opened: OwnedDescriptor
 
@@ -72,8 +74,12 @@ public struct RootDirectory: Sendable {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0 else { throw .notFound }
         let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        let fileStamp = FileStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+            modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
         return File(
-            path: path + "/" + relativePath, stamp: stamp, modified: Int(info.st_mtim.tv_sec), opened: opened)
+            path: path + "/" + relativePath, stamp: stamp, modified: Int(info.st_mtim.tv_sec), fileStamp: fileStamp,
+            opened: opened)
     }
 
     /// The relative path a raw URL path names, checked lexically: percent-decoded once; no

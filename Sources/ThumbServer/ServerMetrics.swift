@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// The server's metrics, through swift-metrics into a Prometheus registry of its own
 /// (one per server, so two servers in one process, as in the tests, never mix counts).
@@ -7,7 +8,8 @@ import Prometheus
 /// Exposed at `/metrics`:
 /// - `cardrender_http_requests_total{route,status}` and
 ///   `cardrender_http_request_duration_seconds{route}` (histogram);
-/// - `cardrender_cache_hits_total{layer="memory"|"disk"}`, `cardrender_cache_misses_total`;
+/// - `cardrender_cache_hits_total{layer="memory"|"disk"|"tag"}` (tag: a 304 decided from the
+///   cache key without reading an entry), `cardrender_cache_misses_total`;
 /// - `cardrender_renders_total` (thumbnails rendered by libvips) and
 ///   `cardrender_render_joins_total` (requests that waited for a render already running);
 /// - `cardrender_queue_depth`, `cardrender_workers_busy`, `cardrender_memory_cache_bytes`;
@@ -18,6 +20,10 @@ public final class ServerMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     private let memoryHits: CoreMetrics.Counter
     private let diskHits: CoreMetrics.Counter
+    private let tagHits: CoreMetrics.Counter
+    /// The request counters and timers by route and status, made once: making one per
+    /// request costs a registry lookup (locks, label sorting) on every request.
+    private let requestMetrics = Mutex<[String: (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer)]>([:])
     private let misses: CoreMetrics.Counter
     private let renders: CoreMetrics.Counter
     private let joins: CoreMetrics.Counter
@@ -39,6 +45,8 @@ public final class ServerMetrics: Sendable {
             label: "cardrender_cache_hits_total", dimensions: [("layer", "memory")], factory: factory)
         diskHits = CoreMetrics.Counter(
             label: "cardrender_cache_hits_total", dimensions: [("layer", "disk")], factory: factory)
+        tagHits = CoreMetrics.Counter(
+            label: "cardrender_cache_hits_total", dimensions: [("layer", "tag")], factory: factory)
         misses = CoreMetrics.Counter(label: "cardrender_cache_misses_total", factory: factory)
         renders = CoreMetrics.Counter(label: "cardrender_renders_total", factory: factory)
         sourceFetches = CoreMetrics.Counter(label: "cardrender_source_fetches_total", factory: factory)
@@ -50,18 +58,29 @@ public final class ServerMetrics: Sendable {
 
     /// Counts a finished request.
     func request(route: String, status: Int, duration: Duration) {
-        CoreMetrics.Counter(
-            label: "cardrender_http_requests_total", dimensions: [("route", route), ("status", String(status))],
-            factory: factory
-        ).increment()
-        CoreMetrics.Timer(
-            label: "cardrender_http_request_duration_seconds", dimensions: [("route", route)], factory: factory
-        )
-        .recordNanoseconds(duration.nanoseconds)
+        let name = "\(route) \(status)"
+        let metrics =
+            requestMetrics.withLock { $0[name] }
+            ?? {
+                let made = (
+                    counter: CoreMetrics.Counter(
+                        label: "cardrender_http_requests_total",
+                        dimensions: [("route", route), ("status", String(status))], factory: factory),
+                    timer: CoreMetrics.Timer(
+                        label: "cardrender_http_request_duration_seconds", dimensions: [("route", route)],
+                        factory: factory)
+                )
+                requestMetrics.withLock { $0[name] = made }
+                return made
+            }()
+        metrics.counter.increment()
+        metrics.timer.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Where a thumbnail came from.
     enum Source: String, Sendable {
+        /// A 304 decided from the cache key, no entry read (`X-Cache: tag`).
+        case tag
         case memory, disk, rendered, joined
     }
 
@@ -73,6 +92,7 @@ public final class ServerMetrics: Sendable {
 
     func thumbnail(from source: Source) {
         switch source {
+        case .tag: tagHits.increment()
         case .memory: memoryHits.increment()
         case .disk: diskHits.increment()
         case .rendered:

@@ -35,7 +35,9 @@ struct ThumbResponder: HTTPResponder {
             response = ThumbService.response(for: .notFound)
         }
         accessLog.record(
-            request: request, route: route, response: response, duration: ContinuousClock.now - started)
+            method: request.method.rawValue, target: request.uri.string, route: route, status: response.status.code,
+            bytes: response.headers[.contentLength], source: response.headers[.xCache],
+            duration: ContinuousClock.now - started)
         return response
     }
 

@@ -24,14 +24,17 @@ public enum ThumbServerApplication {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> (application: some ApplicationProtocol, service: ThumbService) {
         let service = try ThumbService(configuration: configuration, cache: cache, logger: logger)
-        let responder = ThumbResponder(service: service, accessLog: AccessLog(logger: logger, metrics: service.metrics))
+        let accessLog = AccessLog(logger: logger, metrics: service.metrics)
+        let responder = ThumbResponder(service: service, accessLog: accessLog)
         let maintenance = CacheMaintenance(
             cache: service.cache, pool: service.pool, interval: .seconds(600), logger: logger)
         let application = Application(
             responder: responder,
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    idleTimeout: TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds))),
+            server: HTTPServerBuilder { responder in
+                ThumbHTTP1Channel(
+                    responder: responder, idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
+                    service: service, accessLog: accessLog)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),

@@ -85,10 +85,32 @@ public final class ThumbService: Sendable {
         pool = WorkPool(workers: configuration.workers, queueLimit: configuration.queueLimit)
     }
 
+    /// What a `/thumb` request asks for, once its signature, parameters and format are checked.
+    struct Asked: Sendable {
+        let width: Int
+        let options: EncodeOptions
+        /// `format=auto`: the answer depends on `Accept` (`Vary: Accept`).
+        let varies: Bool
+
+        /// What identifies the answer for `photo` without reading it.
+        func identity(of photo: Photo) -> String {
+            "\(photo.identity)\n\(width)\n\(options.format.rawValue)\n\(options.quality)"
+        }
+    }
+
+    /// An answer ready to write: status, headers and body (nil for a 304 or a HEAD).
+    struct Answer: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: ByteBuffer?
+    }
+
     /// The response to a `/thumb/…` request: the thumbnail, a 304, or the refusal's status and text.
     func respond(to request: Request) async -> Response {
+        let answer: Answer
         do {
-            return try await thumbnail(for: request)
+            answer = try await thumbnail(
+                method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers)
         } catch {
             let refusal = ThumbRequestError.from(error, retryAfter: configuration.retryAfter)
             if refusal == .internalError {
@@ -98,35 +120,85 @@ public final class ThumbService: Sendable {
             }
             return Self.response(for: refusal)
         }
+        return Response(
+            status: answer.status, headers: answer.headers,
+            body: answer.body.map { ResponseBody(byteBuffer: $0) } ?? .init())
     }
 
-    private func thumbnail(for request: Request) async throws -> Response {
-        guard request.method == .get || request.method == .head else { throw ThumbRequestError.methodNotAllowed }
-        let path = request.uri.path
-        var query = Substring(request.uri.query ?? "")
+    /// The answer to a `/thumb` request that needs no waiting, decided on the event loop that
+    /// read it (`ThumbHTTP1Channel`): a thumbnail in memory, or a 304 for a client whose copy
+    /// is current. Nil for everything else (a render, a disk or bucket read, any refusal),
+    /// which then takes the asynchronous path, where the same checks run again and decide.
+    func answerAtOnce(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields) -> Answer? {
+        guard case .directory(let root) = source,
+            let asked = try? asked(method: method, path: path, query: query, headers: headers),
+            let file = try? root.file(atURLPath: path.dropFirst(Self.prefix.count))
+        else { return nil }
+        let photo = Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file))
+        return answerAtOnce(photo: photo, asked: asked, method: method, headers: headers)
+    }
+
+    private func thumbnail(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields)
+        async throws -> Answer
+    {
+        let asked = try asked(method: method, path: path, query: query, headers: headers)
+        let photo = try await locate(path.dropFirst(Self.prefix.count))
+        if let answer = answerAtOnce(photo: photo, asked: asked, method: method, headers: headers) { return answer }
+        let identity = asked.identity(of: photo)
+        let (made, joined) = try await flights.run(identity) { [self] in
+            try await produce(photo: photo, width: asked.width, options: asked.options, identity: identity)
+        }
+        let produced = joined ? Produced(entry: made.entry, source: .joined) : made
+        metrics.thumbnail(from: produced.source)
+        return answer(produced.entry, source: produced.source, method: method, headers: headers, varies: asked.varies)
+    }
+
+    /// Checks the method, the signature and the parameters, and chooses the format.
+    private func asked(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields) throws -> Asked {
+        guard method == .get || method == .head else { throw ThumbRequestError.methodNotAllowed }
+        var query = Substring(query ?? "")
         if let signer { query = try signer.verify(path: path[...], query: query) }
         let parameters = try ThumbParameters.parse(query: query, maxWidth: configuration.maxWidth)
-        let photo = try await locate(path.dropFirst(Self.prefix.count))
         let format =
             switch parameters.format {
             case .fixed(let format): format
-            case .auto: FormatNegotiation.choose(accept: request.headers[.accept])
+            case .auto: FormatNegotiation.choose(accept: headers[.accept])
             }
-        let options = EncodeOptions(format: format, quality: parameters.quality)
-        let identity = "\(photo.identity)\n\(parameters.width)\n\(format.rawValue)\n\(options.quality)"
+        return Asked(
+            width: parameters.width, options: EncodeOptions(format: format, quality: parameters.quality),
+            varies: parameters.format == .auto)
+    }
 
-        let produced: Produced
-        if let entry = memory.entry(for: identity) {
-            produced = Produced(entry: entry, source: .memory)
-        } else {
-            let (made, joined) = try await flights.run(identity) { [self] in
-                try await produce(photo: photo, width: parameters.width, options: options, identity: identity)
-            }
-            produced = joined ? Produced(entry: made.entry, source: .joined) : made
+    /// A memory hit, or a 304 decided from the cache key when the photo's digest is known
+    /// without reading it (the digest memo for files, the store's checksum for objects): no
+    /// entry is read for a client whose copy is current.
+    private func answerAtOnce(photo: Photo, asked: Asked, method: HTTPRequest.Method, headers: HTTPFields) -> Answer? {
+        if let entry = memory.entry(for: asked.identity(of: photo)) {
+            metrics.thumbnail(from: .memory)
+            return answer(entry, source: .memory, method: method, headers: headers, varies: asked.varies)
         }
-        metrics.thumbnail(from: produced.source)
-        return response(
-            produced, for: request, varies: parameters.format == .auto)
+        guard headers[.ifNoneMatch] != nil || headers[.ifModifiedSince] != nil, let etag = knownTag(of: photo, asked)
+        else { return nil }
+        guard Self.isNotModified(headers, etag: etag, modified: photo.modified) else { return nil }
+        metrics.thumbnail(from: .tag)
+        var fields = MemoryCache.Entry.validators(etag: etag, modified: photo.modified, maxAge: configuration.maxAge)
+        if asked.varies { fields[.vary] = "Accept" }
+        fields[.xCache] = ServerMetrics.Source.tag.rawValue
+        return Answer(status: .notModified, headers: fields, body: nil)
+    }
+
+    /// The thumbnail's tag (its cache key) when the photo's digest is known without reading it.
+    private func knownTag(of photo: Photo, _ asked: Asked) -> String? {
+        let digest: String?
+        switch photo.origin {
+        case .file(let file): digest = cache.memo.digest(for: file.fileStamp)
+        case .object(let object, _): digest = object.info.sha256 ?? digests.digest(for: photo.identity)
+        }
+        guard let digest,
+            let key = try? thumbnailer.key(
+                inputDigest: digest, width: asked.width, enlarge: false, options: asked.options)
+        else { return nil }
+        return "\"\(key.hex)\""
     }
 
     /// The photo a URL path names under the root.
@@ -182,46 +254,38 @@ public final class ThumbService: Sendable {
             body: ByteBuffer(bytes: thumbnail.data),
             etag: "\"\(made.key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
             contentType: options.format.mimeType, modified: photo.modified, width: thumbnail.width,
-            height: thumbnail.height)
+            height: thumbnail.height, maxAge: configuration.maxAge)
         memory.insert(entry, for: identity)
         return Produced(entry: entry, source: made.cached ? .disk : .rendered)
     }
 
-    /// 200 with the image (headers only for HEAD), or 304 when the client's copy is current.
-    private func response(_ produced: Produced, for request: Request, varies: Bool) -> Response {
-        let entry = produced.entry
-        var headers = HTTPFields()
-        headers[.eTag] = entry.etag
-        headers[.lastModified] = HTTPDate.format(entry.modified)
-        headers[.cacheControl] = "public, max-age=\(configuration.maxAge)"
-        if varies { headers[.vary] = "Accept" }
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.xCache] = produced.source.rawValue
-        if Self.isNotModified(request, entry: entry) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = entry.contentType
-        headers[.imageSize] = "\(entry.width)x\(entry.height)"
-        if request.method == .head {
-            headers[.contentLength] = String(entry.body.readableBytes)
-            return Response(status: .ok, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
+    /// 200 with the image (headers only for HEAD), or 304 when the client's copy is current;
+    /// the entry's headers were made when it was stored.
+    private func answer(
+        _ entry: MemoryCache.Entry, source: ServerMetrics.Source, method: HTTPRequest.Method, headers: HTTPFields,
+        varies: Bool
+    ) -> Answer {
+        let notModified = Self.isNotModified(headers, etag: entry.etag, modified: entry.modified)
+        var fields = notModified ? entry.validatorHeaders : entry.contentHeaders
+        if varies { fields[.vary] = "Accept" }
+        fields[.xCache] = source.rawValue
+        if notModified { return Answer(status: .notModified, headers: fields, body: nil) }
+        return Answer(status: .ok, headers: fields, body: method == .head ? nil : entry.body)
     }
 
     /// RFC 9110 §13.1: `If-None-Match` (weak comparison, `*`) decides when present, else
     /// `If-Modified-Since` against the file's modification time.
-    static func isNotModified(_ request: Request, entry: MemoryCache.Entry) -> Bool {
-        if let match = request.headers[.ifNoneMatch] {
+    static func isNotModified(_ headers: HTTPFields, etag: String, modified: Int) -> Bool {
+        if let match = headers[.ifNoneMatch] {
             return match.split(separator: ",").contains { tag in
                 var tag = tag.trimmingSpaces
                 if tag == "*" { return true }
                 if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-                return tag == entry.etag
+                return tag == etag
             }
         }
-        if let since = request.headers[.ifModifiedSince], let date = HTTPDate.parse(since) {
-            return entry.modified <= date
+        if let since = headers[.ifModifiedSince], let date = HTTPDate.parse(since) {
+            return modified <= date
         }
         return false
     }

@@ -1,0 +1,49 @@
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Hummingbird's HTTP/1.1 connection with one handler more: `ImmediateAnswerHandler`, which
+/// answers what needs no waiting (a thumbnail in memory, a 304) on the event loop that read
+/// the request, and passes everything else on to the responder.
+///
+/// The pipeline is `HTTP1Channel`'s (same decoder limits, no pipelining assistance, the same
+/// idle timeout through `HTTPConnectionStateHandler`), built here because Hummingbird adds
+/// its extra handlers in front of `HTTPConnectionStateHandler`, where answered requests
+/// would not count as activity and a busy keep-alive connection could be closed as idle.
+struct ThumbHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: HTTPChannelHandler.Responder
+    let idleTimeout: TimeAmount?
+    let service: ThumbService
+    let accessLog: AccessLog
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = decoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = decoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = decoder.maxHeaderFieldCount
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try channel.pipeline.syncOperations.addHandler(
+                HTTPConnectionStateHandler(
+                    idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
+            try channel.pipeline.syncOperations.addHandler(
+                ImmediateAnswerHandler(service: service, accessLog: accessLog))
+            return try NIOAsyncChannel(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value asyncChannel: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
+}

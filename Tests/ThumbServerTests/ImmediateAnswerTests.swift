@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import TestSupport
+import Testing
+import ThumbServer
+import VipsKit
+
+/// What the event loop answers at once (`ImmediateAnswerHandler`): memory hits and 304s,
+/// the same answers the responder gives, in the order a pipelining client asked.
+@Suite(.libvips) struct ImmediateAnswerTests {
+    @Test func aMemoryHitIsTheRespondersAnswerWithoutTheWait() async throws {
+        let tree = try ServedTree.make()
+        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+            let target = "/thumb/photos/quad.png?width=30&format=auto"
+            let rendered = try await server.request(target, headers: [.accept: "image/webp"])
+            let hit = try await server.request(target, headers: [.accept: "image/webp"])
+            #expect(rendered.header("X-Cache") == "rendered" && hit.header("X-Cache") == "memory")
+            #expect(hit.status == 200 && hit.body == rendered.body && hit.header("Content-Type") == "image/webp")
+            // Every header the responder sent, with the same value (but the date and the source).
+            let names = { (reply: LiveServer.Reply) in Set(reply.headers.map(\.name.canonicalName)) }
+            #expect(names(hit) == names(rendered))
+            for field in rendered.headers where !["date", "x-cache"].contains(field.name.canonicalName) {
+                #expect(hit.headers[field.name] == field.value, "\(field.name)")
+            }
+            #expect(hit.header("Vary") == "Accept" && hit.header("Date")?.hasSuffix(" GMT") == true)
+            let head = try await server.request(target, method: .head, headers: [.accept: "image/webp"])
+            #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(hit.body.count))
+            let current = try await server.request(
+                target, headers: [.accept: "image/webp", .ifNoneMatch: try #require(hit.header("ETag"))])
+            #expect(current.status == 304 && current.body.isEmpty && current.header("X-Cache") == "memory")
+            #expect(try await server.metric(#"cardrender_cache_hits_total{layer="memory"}"#) == 3)
+            #expect(try await server.metric(#"cardrender_http_requests_total{route="thumb",status="200"}"#) == 3)
+            #expect(try await server.metric(#"cardrender_http_requests_total{route="thumb",status="304"}"#) == 1)
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInTheOrderAsked() async throws {
+        let tree = try ServedTree.make()
+        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+            _ = try await server.request("/thumb/photos/quad.png?width=30")  // now in memory
+            let connection = try RawConnection(port: server.port)
+            // A render, a hit that must wait for it, another route, a hit, and a last request that closes.
+            let requests = [
+                "/thumb/photos/quad.png?width=40", "/thumb/photos/quad.png?width=30", "/healthz",
+                "/thumb/photos/quad.png?width=30", "/thumb/photos/quad.png?width=20",
+            ]
+            connection.send(
+                requests.enumerated().map { index, target in
+                    "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + (index == requests.count - 1 ? "Connection: close\r\n" : "") + "\r\n"
+                }.joined())
+            let (data, closed) = await connection.readUntilClosed(within: 30)
+            #expect(closed, "the last request asked to close")
+            let text = String(decoding: data, as: UTF8.self)
+            let sizes = text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("x-image-size:") }
+                .map { $0.split(separator: " ").last.map(String.init) ?? "" }
+            #expect(sizes == ["40x30", "30x23", "30x23", "20x15"], "\(sizes)")
+            // Five answers, all 200 (a status line follows a binary body directly: counted, not split).
+            #expect(text.ranges(of: "HTTP/1.1 ").count == 5 && text.ranges(of: "HTTP/1.1 200 OK\r\n").count == 5)
+            let health = try #require(text.range(of: "\r\n\r\nok\n"))
+            #expect(text.ranges(of: "X-Image-Size: 30x23").count == 2)
+            #expect(text.range(of: "X-Image-Size: 30x23")!.lowerBound < health.lowerBound)
+            #expect(text.range(of: "X-Image-Size: 30x23", options: .backwards)!.lowerBound > health.lowerBound)
+        }
+    }
+
+    @Test func aCurrentCopyIsDecidedFromTheKeyWithoutReadingTheEntry() async throws {
+        let tree = try ServedTree.make()
+        var configuration = ServerConfiguration(root: tree.root)
+        configuration.memoryCacheBytes = 0  // nothing kept in memory: every answer is the disk's or the key's
+        try await LiveServer.with(configuration) { server in
+            let target = "/thumb/photos/quad.png?width=30"
+            let first = try await server.request(target)
+            let tag = try #require(first.header("ETag"))
+            #expect(first.header("X-Cache") == "rendered")
+
+            let current = try await server.request(target, headers: [.ifNoneMatch: tag])
+            #expect(current.status == 304 && current.body.isEmpty)
+            #expect(current.header("X-Cache") == "tag" && current.header("ETag") == tag)
+            #expect(current.header("Last-Modified") == first.header("Last-Modified"))
+            #expect(current.header("Cache-Control") == first.header("Cache-Control"))
+            #expect(try await server.metric(#"cardrender_cache_hits_total{layer="tag"}"#) == 1)
+            #expect(try await server.metric(#"cardrender_cache_hits_total{layer="disk"}"#) == 0)
+
+            let stale = try await server.request(target, headers: [.ifNoneMatch: "\"other\""])
+            #expect(stale.status == 200 && stale.header("X-Cache") == "disk" && stale.body == first.body)
+
+            // The photo replaced: the old tag is not current any more, whatever the client holds.
+            try Synthetic.quadrants(tree.root + "/photos/quad.png", width: 80, height: 40)
+            let replaced = try await server.request(target, headers: [.ifNoneMatch: tag])
+            #expect(replaced.status == 200 && replaced.header("X-Cache") == "rendered")
+            #expect(replaced.header("ETag") != tag && replaced.header("X-Image-Size") == "30x15")
+        }
+    }
+
+    @Test func theAccessLogHasOneLinePerRequestInTheLoggersLayout() async throws {
+        let tree = try ServedTree.make()
+        let server = try await ServeProcess.start(["--root", tree.root])
+        defer { server.process.terminate() }
+        // Rendered; then a hit, answered on the event loop (a request that closes is the
+        // responder's, hence the /healthz after it); then a refusal.
+        let asked = [
+            ["/thumb/photos/quad.png?width=30"], ["/thumb/photos/quad.png?width=30", "/healthz"],
+            ["/thumb/photos/missing.png?width=30"],
+        ]
+        for targets in asked {
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                targets.enumerated().map { index, target in
+                    "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + (index == targets.count - 1 ? "Connection: close\r\n" : "") + "\r\n"
+                }.joined())
+            #expect(await connection.readUntilClosed(within: 30).closed)
+        }
+        server.process.terminate()
+        _ = try await server.waitForExit()
+        let lines = server.log.split(separator: "\n").filter { $0.contains("path=/thumb/") }
+        let pattern =
+            #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info cardrender\.serve: bytes=(\d+) (?:cache=(\w+) )?duration_ms=\d+\.\d{3} method=GET path=(\S+) status=(\d+) \[ThumbServer\] request$/#
+        let parsed = lines.compactMap { line in
+            (try? pattern.wholeMatch(in: String(line))).map { ($0.1, $0.2.map(String.init), $0.3, $0.4) }
+        }
+        #expect(parsed.count == 3, "\(lines)")
+        guard parsed.count == 3 else { return }
+        #expect(parsed[0].1 == "rendered" && parsed[1].1 == "memory" && parsed[2].1 == nil)
+        #expect(parsed[0].0 == parsed[1].0 && parsed[0].0 != "0")
+        #expect(parsed[1].2 == "/thumb/photos/quad.png?width=30" && parsed[1].3 == "200")
+        #expect(parsed[2].3 == "404")
+    }
+}
