@@ -35,6 +35,11 @@ final class MemoryCache: Sendable {
             contentHeaders = headers
         }
 
+        /// The memory it holds: its buffer's capacity, not its length (swift-nio rounds a
+        /// buffer up to a power of two, so a 1.1 MB thumbnail holds 2 MB; counting lengths
+        /// let a 64 MiB cache hold up to twice that).
+        var cost: Int { body.capacity }
+
         /// The validator headers of a thumbnail known only by its tag (a 304 from the key).
         static func validators(etag: String, modified: Int, maxAge: Int) -> HTTPFields {
             var headers = HTTPFields()
@@ -78,19 +83,19 @@ final class MemoryCache: Sendable {
 
     /// Keeps `entry` for `key`, evicting the least recently used when over the bound.
     func insert(_ entry: Entry, for key: String) {
-        let size = entry.body.readableBytes + key.utf8.count
+        let size = entry.cost + key.utf8.count
         guard size <= capacity / 4 else { return }
         state.withLock { state in
             state.clock += 1
             if let old = state.slots.updateValue(Slot(entry: entry, used: state.clock), forKey: key) {
-                state.bytes -= old.entry.body.readableBytes + key.utf8.count
+                state.bytes -= old.entry.cost + key.utf8.count
             }
             state.bytes += size
             guard state.bytes > capacity else { return }
             let order = state.slots.sorted { $0.value.used < $1.value.used }
             for (oldKey, slot) in order where state.bytes > capacity * 3 / 4 {
                 state.slots.removeValue(forKey: oldKey)
-                state.bytes -= slot.entry.body.readableBytes + oldKey.utf8.count
+                state.bytes -= slot.entry.cost + oldKey.utf8.count
             }
         }
     }

@@ -152,6 +152,20 @@ public enum Vips {
         _ = mallopt(M_ARENA_MAX, Int32(count))
     }
 
+    /// Maps every allocation of `bytes` or more on its own and unmaps it when freed
+    /// (`mallopt(M_MMAP_THRESHOLD)`, which also stops glibc raising that threshold by itself).
+    ///
+    /// For a long-lived server: glibc raises the threshold to the size of the largest block
+    /// freed (up to 32 MiB), after which decode buffers of every size come from the heap,
+    /// whose holes stay resident. Under 700 mixed misses (HEIC included, 4 clients,
+    /// `benchmarks/server-memory.sh`) a 1 MiB threshold ended at 152 MiB instead of 299-355
+    /// (peak 291 instead of 414-448), the price being page faults on each large buffer
+    /// (see benchmarks/RESULTS.md, issue 20). Batch runs keep glibc's default: their peak
+    /// is bounded by their jobs, and they exit.
+    public static func mapLargeAllocations(from bytes: Int) {
+        _ = mallopt(M_MMAP_THRESHOLD, Int32(clamping: bytes))
+    }
+
     /// Frees libvips's per-thread buffers.
     ///
     /// Call at the end of each job a worker thread runs (sharp does the same): threads of

@@ -31,6 +31,11 @@ import VipsKit
             #expect(try await server.metric(#"cardrender_cache_hits_total{layer="memory"}"#) == 3)
             #expect(try await server.metric(#"cardrender_http_requests_total{route="thumb",status="200"}"#) == 3)
             #expect(try await server.metric(#"cardrender_http_requests_total{route="thumb",status="304"}"#) == 1)
+            // The memory cache counts the buffer it holds (swift-nio rounds up to a power of two), not the length.
+            var held = 1
+            while held < hit.body.count { held *= 2 }
+            let counted = Int(try await server.metric("cardrender_memory_cache_bytes"))
+            #expect(counted >= held && counted < held + 1024, "\(counted) for a \(hit.body.count)-byte thumbnail")
         }
     }
 
