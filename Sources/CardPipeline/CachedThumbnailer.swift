@@ -89,7 +89,7 @@ public struct CachedThumbnailer: Sendable {
     }
 
     /// The thumbnail a cache entry holds, or nil when the entry is not one.
-    private func thumbnail(in entry: CacheEntry, format: OutputFormat) -> Thumbnail? {
+    public func thumbnail(in entry: CacheEntry, format: OutputFormat) -> Thumbnail? {
         guard let image = entry.part("image"),
             let metadata = try? JSONDecoder().decode(Metadata.self, from: entry.metadata)
         else { return nil }

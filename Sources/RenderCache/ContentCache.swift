@@ -23,7 +23,10 @@ public final class ContentCache: Sendable {
 
     /// The entry stored under `key`, verified; nil on a miss, a corrupt entry (removed) or
     /// a store that cannot be read (logged).
-    public func entry(for key: CacheKey) -> CacheEntry? {
+    /// - Parameter nearestOnly: look in the nearest layer only (the local disk of a layered
+    ///   store), never waiting for the shared one: what a server's I/O threads may do.
+    public func entry(for key: CacheKey, nearestOnly: Bool = false) -> CacheEntry? {
+        let store = nearestOnly ? (self.store as? LayeredStore)?.near ?? self.store : self.store
         // Twice at most: a corrupt copy in a near layer is removed and the shared one read.
         for _ in 0..<2 {
             let object: [UInt8]?

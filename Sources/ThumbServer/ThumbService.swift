@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import RenderCache
 import VipsKit
 
@@ -146,7 +147,8 @@ public final class ThumbService: Sendable {
         if let answer = answerAtOnce(photo: photo, asked: asked, method: method, headers: headers) { return answer }
         let identity = asked.identity(of: photo)
         let (made, joined) = try await flights.run(identity) { [self] in
-            try await produce(photo: photo, width: asked.width, options: asked.options, identity: identity)
+            if let entry = await diskEntry(of: photo, asked) { return Produced(entry: entry, source: .disk) }
+            return try await produce(photo: photo, width: asked.width, options: asked.options, identity: identity)
         }
         let produced = joined ? Produced(entry: made.entry, source: .joined) : made
         metrics.thumbnail(from: produced.source)
@@ -189,16 +191,33 @@ public final class ThumbService: Sendable {
 
     /// The thumbnail's tag (its cache key) when the photo's digest is known without reading it.
     private func knownTag(of photo: Photo, _ asked: Asked) -> String? {
+        knownKey(of: photo, asked).map { "\"\($0.hex)\"" }
+    }
+
+    /// The thumbnail's cache key when the photo's digest is known without reading it.
+    private func knownKey(of photo: Photo, _ asked: Asked) -> CacheKey? {
         let digest: String?
         switch photo.origin {
         case .file(let file): digest = cache.memo.digest(for: file.fileStamp)
         case .object(let object, _): digest = object.info.sha256 ?? digests.digest(for: photo.identity)
         }
-        guard let digest,
-            let key = try? thumbnailer.key(
-                inputDigest: digest, width: asked.width, enlarge: false, options: asked.options)
-        else { return nil }
-        return "\"\(key.hex)\""
+        guard let digest else { return nil }
+        return try? thumbnailer.key(inputDigest: digest, width: asked.width, enlarge: false, options: asked.options)
+    }
+
+    /// The thumbnail from this node's disk cache, read on NIO's blocking-I/O threads, when
+    /// its key is known without reading the photo; kept in memory. A disk hit so never
+    /// waits behind renders for a worker. Nil when the key is unknown or the disk has no
+    /// entry: the workers then look further (the shared store) or render.
+    private func diskEntry(of photo: Photo, _ asked: Asked) async -> MemoryCache.Entry? {
+        guard let key = knownKey(of: photo, asked) else { return nil }
+        let read = try? await NIOThreadPool.singleton.runIfActive { [cache, thumbnailer] in
+            cache.cache.entry(for: key, nearestOnly: true).flatMap {
+                thumbnailer.thumbnail(in: $0, format: asked.options.format)
+            }
+        }
+        guard let thumbnail = read else { return nil }
+        return remember(thumbnail, key: key, photo: photo, options: asked.options, identity: asked.identity(of: photo))
     }
 
     /// The photo a URL path names under the root.
@@ -248,15 +267,22 @@ public final class ThumbService: Sendable {
                 return try thumbnailer.thumbnail(inputDigest: digest, load: load, width: width, options: options)
             }
         }
-        let thumbnail = made.thumbnail
-        if let warning = thumbnail.warning { logger.warning("\(warning)") }
+        if let warning = made.thumbnail.warning { logger.warning("\(warning)") }
+        let entry = remember(made.thumbnail, key: made.key, photo: photo, options: options, identity: identity)
+        return Produced(entry: entry, source: made.cached ? .disk : .rendered)
+    }
+
+    /// The memory entry of a thumbnail, its headers made once; kept in the memory cache.
+    private func remember(
+        _ thumbnail: Thumbnail, key: CacheKey?, photo: Photo, options: EncodeOptions, identity: String
+    ) -> MemoryCache.Entry {
         let entry = MemoryCache.Entry(
             body: ByteBuffer(bytes: thumbnail.data),
-            etag: "\"\(made.key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
+            etag: "\"\(key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
             contentType: options.format.mimeType, modified: photo.modified, width: thumbnail.width,
             height: thumbnail.height, maxAge: configuration.maxAge)
         memory.insert(entry, for: identity)
-        return Produced(entry: entry, source: made.cached ? .disk : .rendered)
+        return entry
     }
 
     /// 200 with the image (headers only for HEAD), or 304 when the client's copy is current;

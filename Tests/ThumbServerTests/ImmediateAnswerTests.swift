@@ -132,4 +132,32 @@ import VipsKit
         #expect(parsed[1].2 == "/thumb/photos/quad.png?width=30" && parsed[1].3 == "200")
         #expect(parsed[2].3 == "404")
     }
+
+    @Test func aDiskHitNeverWaitsForAWorker() async throws {
+        let tree = try ServedTree.make()
+        try LoadTests.slowImage(tree.root + "/photos/noise.png", size: 1500)
+        var configuration = ServerConfiguration(root: tree.root)
+        configuration.workers = 1
+        configuration.queueLimit = 0
+        configuration.memoryCacheBytes = 0  // every hit is the disk's
+        try await LiveServer.with(configuration) { server in
+            let target = "/thumb/photos/quad.png?width=30"
+            let first = try await server.request(target)
+            #expect(first.header("X-Cache") == "rendered")
+            // The only worker encodes 2 MP of noise as AVIF: seconds, where each request below takes milliseconds.
+            let render = Task { try await server.request("/thumb/photos/noise.png?width=1500&format=avif") }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await server.metric("cardrender_workers_busy") < 1, ContinuousClock.now < deadline {
+                await Task.yield()
+            }
+            // Busy before and after (any render is refused), and the disk hit is answered between.
+            #expect(try await server.request("/thumb/photos/quad.png?width=31").status == 503)
+            let hit = try await server.request(target)
+            let after = try await server.request("/thumb/photos/quad.png?width=32")
+            #expect(after.status == 503, "\(after.status) \(after.text)")
+            #expect(hit.status == 200 && hit.header("X-Cache") == "disk" && hit.body == first.body)
+            #expect(hit.header("ETag") == first.header("ETag"))
+            #expect(try await render.value.status == 200)
+        }
+    }
 }
