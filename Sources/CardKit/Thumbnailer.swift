@@ -29,11 +29,18 @@ public struct Thumbnailer: Sendable {
     public var policy: DecodePolicy
     /// Which pixel path may make thumbnails.
     public var engine: RenderEngine
+    /// Where fast-path decodes are kept for the next widths of the same photo (nil: none;
+    /// used when the caller gives the photo's digest).
+    public var decodedPhotos: DecodedPhotos?
 
-    public init(maxWidth: Int = 8192, policy: DecodePolicy = .default, engine: RenderEngine = .auto) {
+    public init(
+        maxWidth: Int = 8192, policy: DecodePolicy = .default, engine: RenderEngine = .auto,
+        decodedPhotos: DecodedPhotos? = nil
+    ) {
         self.maxWidth = maxWidth
         self.policy = policy
         self.engine = engine
+        self.decodedPhotos = decodedPhotos
     }
 
     /// The output size for a source of `sourceWidth` x `sourceHeight` (upright) asked at `width`.
@@ -54,10 +61,13 @@ public struct Thumbnailer: Sendable {
     ///   - width: wanted width in pixels, 1...`maxWidth`.
     ///   - enlarge: allow a width above the source width.
     ///   - options: output format and settings (PNG by default).
+    ///   - digest: the input's content digest, when the caller knows it: a fast-path decode
+    ///     is then looked up in, and kept in, `decodedPhotos`.
     /// - Throws: `ThumbnailError` for a bad width, `ImageInputError` for refused or damaged
     ///   input (`.damaged` when the pixels fail to decode; the header had been read).
     public func thumbnail(
-        of data: ImageData, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions()
+        of data: ImageData, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions(),
+        digest: String? = nil
     ) throws -> Thumbnail {
         guard (1...maxWidth).contains(width) else {
             throw ThumbnailError.widthOutOfRange(received: width, maximum: maxWidth)
@@ -67,7 +77,16 @@ public struct Thumbnailer: Sendable {
             photo: data, header: header, width: width, enlarge: enlarge, options: options, engine: engine)
         let size = plan.size
         if case .fast(let source) = plan.executor {
-            let (upright, _, warning) = try source.decodeUpright(shrink: plan.dctShrink, policy: policy)
+            let memo = digest.flatMap { digest in decodedPhotos.map { (digest, $0) } }
+            let decode: DecodedPhotos.Decode
+            if let (digest, photos) = memo, let kept = photos.decode(digest: digest, shrink: plan.dctShrink) {
+                decode = kept
+            } else {
+                let (image, _, warning) = try source.decodeUpright(shrink: plan.dctShrink, policy: policy)
+                decode = DecodedPhotos.Decode(image: image, warning: warning)
+                if let (digest, photos) = memo { photos.keep(decode, digest: digest, shrink: plan.dctShrink) }
+            }
+            let (upright, warning) = (decode.image, decode.warning)
             let pixels =
                 upright.width == size.width && upright.height == size.height
                 ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)

@@ -22,7 +22,7 @@ struct CachedRendering {
     ///   - open: opens the input (default: by its path); called once.
     ///   - key: the cache key for an input digest (and the cache, for other inputs' digests).
     ///   - fromEntry: the output a cache entry holds (nil: unusable, render again).
-    ///   - render: renders the input's bytes.
+    ///   - render: renders the input's bytes (given with their content digest when known).
     ///   - toEntry: the cache entry for a rendered output.
     /// - Returns: the output, its key (nil without a cache) and whether it came from the cache.
     /// - Throws: `ImageInputError` for an unreadable input, and what `render` throws.
@@ -31,7 +31,7 @@ struct CachedRendering {
         open: ((String) throws -> FileDescriptor)? = nil,
         key: (_ digest: String, _ cache: LocalCache) throws -> CacheKey,
         fromEntry: (CacheEntry) -> Output?,
-        render: (ImageData) throws -> Output,
+        render: (ImageData, _ digest: String?) throws -> Output,
         toEntry: (Output) throws -> CacheEntry
     ) throws -> (output: Output, key: CacheKey?, cached: Bool) {
         let descriptor: FileDescriptor
@@ -44,7 +44,7 @@ struct CachedRendering {
         }
         defer { try? descriptor.close() }
         guard let cache else {
-            return (try render(ImageData(reading: descriptor, name: path, maxBytes: maxBytes)), nil, false)
+            return (try render(ImageData(reading: descriptor, name: path, maxBytes: maxBytes), nil), nil, false)
         }
         let stamp: FileStamp
         do {
@@ -79,7 +79,7 @@ struct CachedRendering {
                 entryKey = try key(digest, cache)
             }
         }
-        let output = try render(bytes)
+        let output = try render(bytes, digest)
         cache.cache.storeIfPossible(try toEntry(output), for: entryKey)
         return (output, entryKey, false)
     }

@@ -54,7 +54,7 @@ public struct CachedThumbnailer: Sendable {
             path: path, open: open,
             key: { digest, _ in try key(inputDigest: digest, width: width, enlarge: enlarge, options: options) },
             fromEntry: { thumbnail(in: $0, format: options.format) },
-            render: { try thumbnailer.thumbnail(of: $0, width: width, enlarge: enlarge, options: options) },
+            render: { try thumbnailer.thumbnail(of: $0, width: width, enlarge: enlarge, options: options, digest: $1) },
             toEntry: entry(for:))
         return CachedThumbnail(thumbnail: result.output, key: result.key, cached: result.cached)
     }
@@ -83,7 +83,8 @@ public struct CachedThumbnailer: Sendable {
         let actual = bytes.withUnsafeBytes { ContentDigest.of($0) }
         let stored =
             actual == digest ? expected : try key(inputDigest: actual, width: width, enlarge: enlarge, options: options)
-        let made = try thumbnailer.thumbnail(of: bytes, width: width, enlarge: enlarge, options: options)
+        let made = try thumbnailer.thumbnail(
+            of: bytes, width: width, enlarge: enlarge, options: options, digest: actual)
         cache.cache.storeIfPossible(try entry(for: made), for: stored)
         return CachedThumbnail(thumbnail: made, key: stored, cached: false)
     }

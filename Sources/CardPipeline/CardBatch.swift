@@ -97,7 +97,7 @@ public struct CardBatch: Sendable {
                         versions: CacheVersions.current)
                 },
                 fromEntry: FinishedCard.init(entry:),
-                render: { data in
+                render: { data, _ in
                     FinishedCard(try renderer.render(photo: data, spec: spec, specFile: job.spec ?? "defaults"))
                 },
                 toEntry: { try $0.entry() })

@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Bytes of encoded thumbnails kept in memory for the hottest requests.
     public var memoryCacheBytes: Int
+    /// Bytes of DCT-scaled photo decodes kept for the next widths of the same photo
+    /// (`DecodedPhotos`; 32 MiB: some twenty 12 MP photos at 1/4 scale, eighty at 1/8).
+    public var decodedPhotoBytes: Int = 32 << 20
     /// The largest `width` accepted.
     public var maxWidth: Int
     /// Threads that do pixel work (decode, resize, encode, hash). Never the event loop.

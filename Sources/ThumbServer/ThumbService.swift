@@ -79,7 +79,8 @@ public final class ThumbService: Sendable {
         self.cache = cache
         thumbnailer = CachedThumbnailer(
             thumbnailer: Thumbnailer(
-                maxWidth: configuration.maxWidth, policy: configuration.policy, engine: configuration.engine),
+                maxWidth: configuration.maxWidth, policy: configuration.policy, engine: configuration.engine,
+                decodedPhotos: DecodedPhotos(capacity: configuration.decodedPhotoBytes)),
             cache: cache)
         memory = MemoryCache(capacity: configuration.memoryCacheBytes)
         metrics = ServerMetrics()

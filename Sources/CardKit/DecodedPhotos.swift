@@ -1,0 +1,88 @@
+import FastPath
+import Synchronization
+
+/// The DCT-scaled decodes of the photos thumbnailed last, kept for the next widths of the
+/// same photo, bounded in bytes.
+///
+/// A web page asks for one photo at several widths at once (`srcset`), and a server's miss
+/// spends most of its time in libjpeg-turbo's Huffman decoding, which no DCT scale skips
+/// (64 % of a miss's CPU, profiled; see RESULTS.md, issue 20). The decode at 1/8, 1/4 or 1/2
+/// depends only on the photo's bytes and the scale, so another width at the same scale can
+/// start from it and gives the same bytes as decoding again (tested). Keyed by the photo's
+/// content digest, so a replaced photo is never confused with the old one. Decodes larger
+/// than an eighth of the bound are not kept (a full-size decode of a 12 MP photo is 36 MB);
+/// when the bytes pass the bound, the least recently used are dropped.
+public final class DecodedPhotos: Sendable {
+    /// A photo decoded upright at one scale, with the decoder's warning (damaged data read
+    /// leniently), which every thumbnail made from it repeats.
+    public struct Decode: Sendable {
+        public let image: MemoryImage
+        public let warning: String?
+
+        public init(image: MemoryImage, warning: String?) {
+            self.image = image
+            self.warning = warning
+        }
+    }
+
+    private struct Slot {
+        var decode: Decode
+        var used: UInt64
+    }
+
+    private struct State {
+        var slots: [String: Slot] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+        var hits = 0
+    }
+
+    /// The bound in bytes.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// The decode of the photo whose content digest is `digest` at 1/`shrink`, if kept.
+    public func decode(digest: String, shrink: Int) -> Decode? {
+        state.withLock { state in
+            guard var slot = state.slots[Self.key(digest, shrink)] else { return nil }
+            state.clock += 1
+            state.hits += 1
+            slot.used = state.clock
+            state.slots[Self.key(digest, shrink)] = slot
+            return slot.decode
+        }
+    }
+
+    /// Keeps `decode` for the photo `digest` at 1/`shrink` (unless it is larger than an
+    /// eighth of the bound), dropping the least recently used past the bound.
+    public func keep(_ decode: Decode, digest: String, shrink: Int) {
+        let size = decode.image.pixels.count
+        guard size <= capacity / 8 else { return }
+        state.withLock { state in
+            state.clock += 1
+            let key = Self.key(digest, shrink)
+            if let old = state.slots.updateValue(Slot(decode: decode, used: state.clock), forKey: key) {
+                state.bytes -= old.decode.image.pixels.count
+            }
+            state.bytes += size
+            guard state.bytes > capacity else { return }
+            for (oldKey, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used })
+            where state.bytes > capacity * 3 / 4 {
+                state.slots.removeValue(forKey: oldKey)
+                state.bytes -= slot.decode.image.pixels.count
+            }
+        }
+    }
+
+    /// Decodes reused so far.
+    public var hits: Int { state.withLock { $0.hits } }
+
+    /// Bytes of pixels held.
+    public var bytes: Int { state.withLock { $0.bytes } }
+
+    private static func key(_ digest: String, _ shrink: Int) -> String { "\(digest) \(shrink)" }
+}
