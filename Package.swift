@@ -77,7 +77,11 @@ let package = Package(
         // The message side's text: layout, coverage of every character, drawing.
         .target(
             name: "CTextLayout", dependencies: ["CPango", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
-        .target(name: "FastPath", dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform"]),
+        // An HEIF photo's primary image straight through libheif (opened by CSharedLibraries).
+        .target(name: "CHEIFBridge", dependencies: ["CSharedLibraries"], cSettings: optimisedC),
+        .target(
+            name: "FastPath",
+            dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),
         .target(
             name: "VipsKit",
             dependencies: [
@@ -192,7 +196,7 @@ let package = Package(
 // Every Swift target of ours, tests included, builds with warnings as errors.
 let cTargets: Set<String> = [
     "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CSharedLibraries",
-    "CColourTransform",
+    "CColourTransform", "CHEIFBridge",
 ]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift

@@ -28,6 +28,7 @@ static Group groups[] = {
     [CSharedLibraries_text] = {"Pango", {"libpangocairo-1.0.so.0", "libpangoft2-1.0.so.0", "libpango-1.0.so.0",
                                          "libcairo.so.2", "libfontconfig.so.1"},
                                PTHREAD_ONCE_INIT},
+    [CSharedLibraries_heif] = {"libheif", {"libheif.so.1"}, PTHREAD_ONCE_INIT},
 };
 
 /// Opens every file of `group`. RTLD_GLOBAL, as linking would: modules the libraries open
@@ -53,9 +54,10 @@ static void open_group(Group *group) {
 static void open_glib(void) { open_group(&groups[CSharedLibraries_glib]); }
 static void open_libvips(void) { open_group(&groups[CSharedLibraries_libvips]); }
 static void open_text(void) { open_group(&groups[CSharedLibraries_text]); }
+static void open_heif(void) { open_group(&groups[CSharedLibraries_heif]); }
 
 int CSharedLibraries_load(CSharedLibraries_Library library, const char **error) {
-    static void (*const openers[])(void) = {open_glib, open_libvips, open_text};
+    static void (*const openers[])(void) = {open_glib, open_libvips, open_text, open_heif};
     Group *group = &groups[library];
     pthread_once(&group->once, openers[library]);
     if (atomic_load_explicit(&group->loaded, memory_order_acquire)) return 0;

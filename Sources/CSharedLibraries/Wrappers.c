@@ -1,4 +1,4 @@
-// The functions cardrender calls in GLib, libvips and Pango/cairo/fontconfig, each opening
+// The functions cardrender calls in GLib, libvips, Pango/cairo/fontconfig and libheif, each opening
 // its library on first use; see CSharedLibraries.h. Each definition has the prototype of
 // the library's own header, so a mismatch is a compile error. The list is what our objects
 // leave undefined against those libraries (`nm -u`); a function missing here makes the
@@ -9,6 +9,7 @@
 
 #include <fontconfig/fontconfig.h>
 #include <gmodule.h>
+#include <libheif/heif.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <stdatomic.h>
@@ -127,3 +128,24 @@ PROCEDURE(text, pango_layout_set_font_description, (PangoLayout *layout, const P
 PROCEDURE(text, pango_layout_set_text, (PangoLayout *layout, const char *text, int length), (layout, text, length))
 PROCEDURE(text, pango_layout_set_width, (PangoLayout *layout, int width), (layout, width))
 PROCEDURE(text, pango_layout_set_wrap, (PangoLayout *layout, PangoWrapMode wrap), (layout, wrap))
+
+// libheif
+FUNCTION(heif, struct heif_context *, heif_context_alloc, (void), ())
+PROCEDURE(heif, heif_context_free, (struct heif_context *context), (context))
+FUNCTION(heif, struct heif_error, heif_context_get_primary_image_handle, (struct heif_context *ctx, struct heif_image_handle **handle), (ctx, handle))
+FUNCTION(heif, struct heif_error, heif_context_read_from_memory_without_copy, (struct heif_context *context, const void *mem, size_t size, const struct heif_reading_options *options), (context, mem, size, options))
+FUNCTION(heif, struct heif_error, heif_decode_image, (const struct heif_image_handle *in_handle, struct heif_image **out_img, enum heif_colorspace colorspace, enum heif_chroma chroma, const struct heif_decoding_options *options), (in_handle, out_img, colorspace, chroma, options))
+FUNCTION(heif, struct heif_decoding_options *, heif_decoding_options_alloc, (void), ())
+PROCEDURE(heif, heif_decoding_options_free, (struct heif_decoding_options *options), (options))
+FUNCTION(heif, enum heif_color_profile_type, heif_image_handle_get_color_profile_type, (const struct heif_image_handle *handle), (handle))
+FUNCTION(heif, int, heif_image_handle_get_height, (const struct heif_image_handle *handle), (handle))
+FUNCTION(heif, int, heif_image_handle_get_luma_bits_per_pixel, (const struct heif_image_handle *handle), (handle))
+FUNCTION(heif, struct heif_error, heif_image_handle_get_raw_color_profile, (const struct heif_image_handle *handle, void *out_data), (handle, out_data))
+FUNCTION(heif, size_t, heif_image_handle_get_raw_color_profile_size, (const struct heif_image_handle *handle), (handle))
+FUNCTION(heif, int, heif_image_handle_get_width, (const struct heif_image_handle *handle), (handle))
+FUNCTION(heif, int, heif_image_handle_has_alpha_channel, (const struct heif_image_handle *handle), (handle))
+PROCEDURE(heif, heif_image_handle_release, (const struct heif_image_handle *handle), (handle))
+FUNCTION(heif, int, heif_image_get_height, (const struct heif_image *image, enum heif_channel channel), (image, channel))
+FUNCTION(heif, const uint8_t *, heif_image_get_plane_readonly, (const struct heif_image *image, enum heif_channel channel, int *out_stride), (image, channel, out_stride))
+FUNCTION(heif, int, heif_image_get_width, (const struct heif_image *image, enum heif_channel channel), (image, channel))
+PROCEDURE(heif, heif_image_release, (const struct heif_image *image), (image))

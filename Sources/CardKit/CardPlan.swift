@@ -38,8 +38,8 @@ struct CardPlan {
     /// Who runs it.
     let executor: Executor
     /// The fast executor's DCT scale: the photo is decoded at 1/`dctShrink` (the smallest
-    /// of 1, 2, 4, 8 still at least `scaledPhoto`); 1 for the general executor, which
-    /// shrinks on load itself.
+    /// of 1, 2, 4, 8 still at least `scaledPhoto`); 1 for an HEIF photo (HEVC has no DCT
+    /// scale) and for the general executor, which shrinks on load itself.
     let dctShrink: Int
 
     /// - Throws: what `CardLayout` throws for a crop of the wrong shape or outside the photo.
@@ -82,7 +82,7 @@ struct CardPlan {
         if case .turned(let degrees, _, _) = source { rotation = degrees }
         executor = Executor.choose(
             photo: photo, header: header, engine: settings.engine, rotation: rotation,
-            outputIsJPEG: settings.printEncoding.format == .jpeg)
+            outputIsJPEG: settings.printEncoding.format == .jpeg, allowsHEIF: true)
         if case .fast(let jpeg) = executor, scale < 1 {
             dctShrink = jpeg.shrink(atLeast: (scaledPhoto.width, scaledPhoto.height))
         } else {

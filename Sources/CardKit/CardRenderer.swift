@@ -102,6 +102,11 @@ public struct CardRenderer: Sendable {
                 (front, warning) = (try fast.encode(pixels, plan: plan), fastWarning)
             }
             path = .fast
+        case .fastHEIF(let source):
+            let fast = FastCardRenderer(settings: settings)
+            let (pixels, fastWarning) = try fast.print(plan, photo: source)
+            (front, warning) = (try fast.encode(pixels, plan: plan), fastWarning)
+            path = .fast
         case .general:
             (front, warning) = try renderGeneral(photo, plan: plan)
             path = .general

@@ -4,24 +4,31 @@ import VipsKit
 enum Executor {
     /// libjpeg-turbo and the SIMD kernels, from this source.
     case fast(FastJPEGSource)
+    /// libheif and the SIMD kernels, from this HEIF photo (cards only: `allowsHEIF`).
+    case fastHEIF(FastHEIFSource)
     /// libvips's lazy pipeline.
     case general
 
     /// The executor for `photo` (its `header` read once, by the caller) under `engine`: the
-    /// fast one for the JPEGs it decodes exactly (`FastJPEGSource`), when the plan asks only
-    /// what it does.
+    /// fast one for the JPEGs it decodes exactly (`FastJPEGSource`), and for a card's HEIF
+    /// photos (`FastHEIFSource`), when the plan asks only what it does.
     /// - Parameters:
     ///   - rotation: the placement's rotation in degrees (the fast executor turns by quarters).
     ///   - outputIsJPEG: a card's print is a JPEG (libjpeg-turbo writes it; TIFF is libvips's).
     ///   - colourOnly: grey photos stay with libvips (a grey thumbnail stays grey there).
     ///   - keepsMetadata: the output keeps the input's metadata (libvips copies it).
+    ///   - allowsHEIF: HEIF photos may take the fast executor (cards; a thumbnail does better
+    ///     from libvips, which starts from the file's embedded preview).
     static func choose(
         photo: ImageData, header: ImageHeader, engine: RenderEngine, rotation: Double = 0, outputIsJPEG: Bool = true,
-        colourOnly: Bool = false, keepsMetadata: Bool = false
+        colourOnly: Bool = false, keepsMetadata: Bool = false, allowsHEIF: Bool = false
     ) -> Executor {
-        guard engine == .auto, outputIsJPEG, !keepsMetadata, rotation.truncatingRemainder(dividingBy: 90) == 0,
-            let source = FastJPEGSource(photo, header: header), !colourOnly || source.info.components == 3
+        guard engine == .auto, outputIsJPEG, !keepsMetadata, rotation.truncatingRemainder(dividingBy: 90) == 0
         else { return .general }
-        return .fast(source)
+        if let source = FastJPEGSource(photo, header: header), !colourOnly || source.info.components == 3 {
+            return .fast(source)
+        }
+        if allowsHEIF, let source = FastHEIFSource(photo, header: header) { return .fastHEIF(source) }
+        return .general
     }
 }

@@ -10,7 +10,8 @@ public enum ExecutorRevision {
     /// integer colour effect, PNG level 1 with Paeth. 3: covers streamed as one box of the
     /// photo (resampled straight to the window instead of resized whole and cut). 4: JPEGs
     /// with an RGB profile other than sRGB (Display P3) converted by lcms2 on the fast path.
-    public static let fast = 4
+    /// 5: a card's HEIF photo (an iPhone's HEIC) decoded by libheif on the fast path.
+    public static let fast = 5
     /// The libvips executor's settings. 2: PNG level 1 with Paeth.
     public static let general = 2
 

@@ -19,7 +19,7 @@ struct FastCardRenderer {
 
     /// The print pixels of the front (card size, bleed included), and the warning of a
     /// lenient decode.
-    func print(_ plan: CardPlan, photo: FastJPEGSource) throws -> (MemoryImage, warning: String?) {
+    func print(_ plan: CardPlan, photo: some FastPhotoSource) throws -> (MemoryImage, warning: String?) {
         let colour = plan.background.map { UInt8(max(0, min(255, $0.rounded()))) }
         let (window, warning) = try place(plan, photo: photo, background: colour)
         var placed = window
@@ -57,7 +57,7 @@ struct FastCardRenderer {
     }
 
     /// The photo window: `plan.layout.window`'s size, the photo placed on `background`.
-    private func place(_ plan: CardPlan, photo: FastJPEGSource, background: [UInt8]) throws
+    private func place(_ plan: CardPlan, photo: some FastPhotoSource, background: [UInt8]) throws
         -> (MemoryImage, warning: String?)
     {
         let (width, height) = (plan.layout.window.width, plan.layout.window.height)
@@ -87,7 +87,7 @@ struct FastCardRenderer {
             let region = band.cropped(x: x, y: y - bandTop, width: cropWidth, height: cropHeight)
             return (PixelKernels.resize(region, width: width, height: height), warning)
         case .turned(let rotation, _, _):
-            let (upright, _, warning) = try photo.decodeUpright(shrink: shrink, policy: policy)
+            let (upright, _, warning) = try photo.decodeUpright(shrink: shrink, rows: nil, policy: policy)
             var scaled =
                 upright.width == target.width && upright.height == target.height
                 ? upright : PixelKernels.resize(upright, width: target.width, height: target.height)

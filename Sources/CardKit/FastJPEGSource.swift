@@ -6,7 +6,7 @@ import VipsKit
 /// converted to sRGB as each row is decoded (CMYK and grey profiles need libvips's colour
 /// management). Cards and thumbnails both decode through it, so they take the fast path for
 /// the same photos.
-struct FastJPEGSource {
+struct FastJPEGSource: FastPhotoSource {
     /// The encoded photo.
     let photo: ImageData
     /// Its JPEG header.

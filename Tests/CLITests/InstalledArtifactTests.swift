@@ -58,7 +58,7 @@ struct InstalledArtifactTests {
         for package in [
             "libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript",
             "fonts-noto-color-emoji",
-            "libpangocairo-1.0-0", "libglib2.0-0", "libcairo2", "libfontconfig1",
+            "libpangocairo-1.0-0", "libglib2.0-0", "libcairo2", "libfontconfig1", "libheif1",
         ] {
             #expect(info.stdoutText.contains(package), "Depends: \(info.stdoutText)")
         }

@@ -43,6 +43,7 @@ struct ExecutorRevisionTests {
         2: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
         3: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
         4: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
+        5: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
     ]
 
     @Test("the fast executor's bytes are those pinned for its revision")

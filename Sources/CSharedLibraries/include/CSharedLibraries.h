@@ -1,4 +1,4 @@
-// CSharedLibraries: libvips, GLib and Pango/cairo/fontconfig opened on first use.
+// CSharedLibraries: libvips, GLib, Pango/cairo/fontconfig and libheif opened on first use.
 //
 // Why this exists: linking libvips makes the dynamic loader map and resolve its whole
 // dependency tree (118 libraries) before `main`, in every process, although a JPEG card or
@@ -25,6 +25,8 @@ typedef enum CSharedLibraries_Library {
     CSharedLibraries_libvips,
     /// Pango, PangoCairo, PangoFT2, cairo and fontconfig: the message side's text.
     CSharedLibraries_text,
+    /// libheif (`libheif.so.1`, which libvips's HEIF module also uses): HEIC on the fast path.
+    CSharedLibraries_heif,
 } CSharedLibraries_Library;
 
 /// Opens `library` once per process (later calls return at once, from any thread).

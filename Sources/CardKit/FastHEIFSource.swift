@@ -1,0 +1,66 @@
+import FastPath
+import VipsKit
+
+/// An HEIF photo (an iPhone's HEIC) the fast executor can decode: its primary image, 8-bit,
+/// without alpha, with no profile or an RGB one lcms2 reads (an iPhone's Display P3,
+/// converted to sRGB once decoded). libheif decodes it straight into the executor's buffer:
+/// the same library, hence the same pixels, as libvips's `heifload`, upright as libheif's
+/// `irot`/`imir` say. Cards only: a thumbnail of an HEIC stays with libvips, whose
+/// `thumbnail` starts from the file's embedded preview when that is large enough.
+struct FastHEIFSource: FastPhotoSource {
+    /// The encoded photo.
+    let photo: ImageData
+    /// Its primary image's header.
+    let info: HEIFCodec.Info
+    /// The conversion of its pixels to sRGB (nil: they are sRGB already).
+    let transform: ColourTransform?
+
+    /// The photo as a fast-path source, or nil when it must go the libvips way (which says
+    /// what is wrong with it). `header` is libvips's reading of the same bytes (its limits
+    /// already checked).
+    init?(_ photo: ImageData, header: ImageHeader) {
+        guard header.format == .heif, header.orientation == 1, HEIFCodec.isAvailable,
+            let info = try? photo.withUnsafeBytes({ bytes throws(HEIFCodec.Failure) in try HEIFCodec.info(of: bytes) }),
+            info.bits == 8, !info.hasAlpha, info.width == header.width, info.height == header.height
+        else { return nil }
+        if info.hasICCProfile {
+            guard
+                let profile = try? photo.withUnsafeBytes({ bytes throws(HEIFCodec.Failure) in
+                    try HEIFCodec.iccProfile(of: bytes)
+                }),
+                let transform = try? ColourTransform.toSRGB(from: profile)
+            else { return nil }
+            self.transform = transform
+        } else {
+            transform = nil
+        }
+        self.photo = photo
+        self.info = info
+    }
+
+    /// The upright size. HEVC has no DCT scale: `shrink` is always 1 (`CardPlan`).
+    func uprightSize(shrink: Int) -> (width: Int, height: Int) {
+        precondition(shrink == 1, "FastHEIFSource: HEVC decodes at full size only")
+        return (info.width, info.height)
+    }
+
+    /// The photo decoded whole, upright, in sRGB (libheif has no partial decode: `rows` is
+    /// not used, and the pixels start at row 0).
+    /// - Throws: `ImageInputError.damaged` naming the file, with libheif's reason (libheif
+    ///   decodes all or nothing, as on libvips's path, whatever the damage policy).
+    func decodeUpright(shrink: Int, rows: Range<Int>?, policy: DecodePolicy) throws
+        -> (image: MemoryImage, top: Int, warning: String?)
+    {
+        precondition(shrink == 1, "FastHEIFSource: HEVC decodes at full size only")
+        var image: MemoryImage
+        do {
+            image = try photo.withUnsafeBytes { bytes throws(HEIFCodec.Failure) in
+                try HEIFCodec.decode(bytes, info: info)
+            }
+        } catch {
+            throw ImageInputError.damaged(file: photo.name, detail: error.message)
+        }
+        transform?.apply(to: &image)
+        return (image, 0, nil)
+    }
+}

@@ -1,0 +1,17 @@
+import FastPath
+import VipsKit
+
+/// A photo the fast executor decodes itself: a JPEG through libjpeg-turbo (`FastJPEGSource`)
+/// or an HEIF through libheif (`FastHEIFSource`). What `FastCardRenderer` needs of either.
+protocol FastPhotoSource {
+    /// The upright size of the photo decoded at 1/`shrink` (the plan's DCT scale).
+    func uprightSize(shrink: Int) -> (width: Int, height: Int)
+
+    /// The photo decoded at 1/`shrink` and turned upright: at least the upright rows `rows`
+    /// when given (a source may decode more), all of it otherwise.
+    /// - Returns: the pixels, the upright row their first row is, and the warning of a
+    ///   lenient decode.
+    /// - Throws: `ImageInputError.damaged` naming the file.
+    func decodeUpright(shrink: Int, rows: Range<Int>?, policy: DecodePolicy) throws
+        -> (image: MemoryImage, top: Int, warning: String?)
+}

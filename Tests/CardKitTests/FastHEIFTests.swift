@@ -1,0 +1,103 @@
+import FastPath
+import Foundation
+import TestSupport
+import Testing
+import VipsKit
+
+@testable import CardKit
+
+/// A card's HEIF photo on the fast path (libheif straight into the executor): the pictures
+/// the general path makes from the same photo (the limits of `FastPathTests`), on the corpus
+/// iPhone 13 HEIC (Display P3, stored turned) and on HEIC and AVIF files libvips writes; what
+/// the fast path does not take goes the libvips way; damaged files fail or render alike.
+@Suite(.libvips, .enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
+struct FastHEIFTests {
+    static let iPhone = Fixtures.photo("photos/iphone13-3024x4032.heic")
+
+    @Test func theIPhoneHEICMakesTheGeneralPathsPictures() throws {
+        let compare = FastPathTests()
+        try compare.compare(file: Self.iPhone, CardSpec(), "HEIC cover")
+        try compare.compare(
+            file: Self.iPhone, CardSpec(frame: "travel/airmail", effect: ColourEffect(.sepia)), "HEIC airmail sepia")
+        try compare.compare(
+            file: Self.iPhone, CardSpec(placement: .crop(x: 300, y: 900, width: 2400, height: 1700)), "HEIC crop")
+        try compare.compare(
+            file: Self.iPhone, CardSpec(placement: .crop(x: 100, y: 100, width: 600, height: 424)), "HEIC enlarged crop"
+        )
+        try compare.compare(
+            file: Self.iPhone,
+            CardSpec(
+                placement: .transform(scale: 0.7, rotation: 90, offsetX: 0.1, offsetY: 0), background: [20, 40, 60]),
+            "HEIC quarter turn")
+    }
+
+    /// HEIC (x265) and AVIF (libaom) files libvips writes, without a profile, take the fast
+    /// path and match; one with alpha, and every thumbnail, stay with libvips.
+    @Test func otherEncodersFilesAndWhatStaysWithLibvips() throws {
+        let directory = try Fixtures.scratchDirectory("heif")
+        let source = directory + "/source.v"
+        try Tools.vips("thumbnail", Fixtures.photo("photos/reconyx-2048x1536.jpg"), source, "900")
+        try Tools.vips("heifsave", source, directory + "/plain.heic", "--Q", "90", "--compression", "hevc")
+        try Tools.vips("heifsave", source, directory + "/plain.avif", "--Q", "90", "--compression", "av1")
+        try Tools.vips("bandjoin_const", source, directory + "/alpha.v", "200")
+        try Tools.vips("heifsave", directory + "/alpha.v", directory + "/alpha.heic", "--compression", "hevc")
+        let compare = FastPathTests()
+        for file in ["plain.heic", "plain.avif"] {
+            try compare.compare(
+                file: directory + "/" + file, CardSpec(frame: "love/hearts", effect: ColourEffect(.vintage)), file)
+        }
+        let alpha = try ImageData(contentsOfFile: directory + "/alpha.heic", maxBytes: 64 << 20)
+        #expect(try CardRenderer(catalogue: nil).render(photo: alpha, spec: CardSpec(), specFile: "a").path == .general)
+        let photo = try ImageData(contentsOfFile: Self.iPhone, maxBytes: 64 << 20)
+        let thumbnail = try Thumbnailer().thumbnail(of: photo, width: 200)
+        #expect(thumbnail.path == .general && thumbnail.width == 200 && thumbnail.height == 267)
+    }
+
+    /// The corpus HEIC cut short and overwritten at several places: for each damage policy,
+    /// the fast path fails where the general path fails (naming the file) and otherwise
+    /// makes the same picture (it is the same decoder, libheif).
+    @Test func damagedHEICsFailOrRenderAlike() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.iPhone))
+        var variants: [(String, Data)] = [
+            ("cut at 60 %", whole.prefix(whole.count * 6 / 10)), ("cut at 99 %", whole.prefix(whole.count * 99 / 100)),
+        ]
+        for fraction in [0.3, 0.75] {
+            var broken = whole
+            let at = Int(Double(whole.count) * fraction)
+            for index in at..<(at + 512) { broken[index] = UInt8((index * 37) & 0xFF) }
+            variants.append(("overwritten at \(fraction)", broken))
+        }
+        var outcomes: Set<String> = []
+        for (label, bytes) in variants {
+            let photo = ImageData(copying: bytes, name: "broken.heic")
+            for damage in [DecodePolicy.Damage.fail, .warn] {
+                var results: [RenderPath: Result<RenderedCard, any Error>] = [:]
+                for engine in [RenderEngine.auto, .general] {
+                    let renderer = CardRenderer(
+                        catalogue: nil, settings: .init(policy: DecodePolicy(damage: damage), engine: engine))
+                    results[engine == .auto ? .fast : .general] = Result {
+                        try renderer.render(photo: photo, spec: CardSpec(), specFile: "broken.json")
+                    }
+                }
+                switch (results[.fast]!, results[.general]!) {
+                case (.failure(let fast), .failure(let general)):
+                    outcomes.insert("failed")
+                    for error in [fast, general] {
+                        #expect("\(error)".contains("broken.heic"), "\(label) \(damage): \(error)")
+                    }
+                case (.success(let fast), .success(let general)):
+                    outcomes.insert("rendered")
+                    let (a, b) = (
+                        try FastPathTests.pixels(fast.front.print), try FastPathTests.pixels(general.front.print)
+                    )
+                    #expect(a.width == b.width && a.height == b.height)
+                    let difference = FastPathTests.difference(a.pixels, b.pixels, width: a.width, height: a.height)
+                    #expect(difference.isSamePicture, "\(label) \(damage): \(difference)")
+                case (let fast, let general):
+                    Issue.record("\(label) \(damage): fast \(fast), general \(general)")
+                }
+            }
+        }
+        #expect(outcomes.contains("failed"), "a cut file fails on both paths")
+    }
+}
