@@ -85,8 +85,8 @@ int CHEIFBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t
     return result;
 }
 
-int CHEIFBridge_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, size_t stride,
-                       char *message, size_t message_size) {
+int CHEIFBridge_decode(const uint8_t *data, size_t size, int stored, uint8_t *pixels, int width, int height,
+                       size_t stride, char *message, size_t message_size) {
     struct heif_context *context;
     struct heif_image_handle *handle;
     if (open_primary(data, size, &context, &handle, message, message_size) != 0) return -1;
@@ -95,7 +95,8 @@ int CHEIFBridge_decode(const uint8_t *data, size_t size, uint8_t *pixels, int wi
         close_primary(context, handle);
         return fail("out of memory", message, message_size);
     }
-    options->ignore_transformations = 0;  // rotated and mirrored as `irot`/`imir` say, as libvips gets it
+    // Rotated and mirrored as `irot`/`imir` say, as libvips gets it, unless asked for the stored picture.
+    options->ignore_transformations = stored ? 1 : 0;
     options->convert_hdr_to_8bit = 1;
     struct heif_image *image = NULL;
     struct heif_error error =
@@ -118,4 +119,120 @@ int CHEIFBridge_decode(const uint8_t *data, size_t size, uint8_t *pixels, int wi
     if (image) heif_image_release(image);
     close_primary(context, handle);
     return result;
+}
+
+/// A box of the ISO base media file format: its type and its payload.
+typedef struct {
+    uint32_t type;
+    const uint8_t *payload;
+    size_t length;
+} Box;
+
+static uint32_t be32(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+#define FOURCC(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+/// The next box in `*bytes` (`*left` long), which are advanced past it; 0 at the end or
+/// when the box does not fit (every length is checked against what is left).
+static int next_box(const uint8_t **bytes, size_t *left, Box *box) {
+    if (*left < 8) return 0;
+    uint64_t size = be32(*bytes);
+    size_t header = 8;
+    if (size == 1) {
+        if (*left < 16) return 0;
+        size = (uint64_t)be32(*bytes + 8) << 32 | be32(*bytes + 12);
+        header = 16;
+    } else if (size == 0) {
+        size = *left;
+    }
+    if (size < header || size > *left) return 0;
+    box->type = be32(*bytes + 4);
+    box->payload = *bytes + header;
+    box->length = (size_t)size - header;
+    *bytes += size;
+    *left -= (size_t)size;
+    return 1;
+}
+
+/// The first child of `parent`'s payload (after `skip` bytes: 4 for a full box) of `type`.
+static int find_child(const Box *parent, size_t skip, uint32_t type, Box *found) {
+    if (parent->length < skip) return 0;
+    const uint8_t *bytes = parent->payload + skip;
+    size_t left = parent->length - skip;
+    Box box;
+    while (next_box(&bytes, &left, &box))
+        if (box.type == type) {
+            *found = box;
+            return 1;
+        }
+    return 0;
+}
+
+enum { max_properties = 1024 };
+
+int CHEIFBridge_read_turn(const uint8_t *data, size_t size) {
+    Box file = {0, data, size}, meta, pitm, iprp, ipco;
+    if (!find_child(&file, 0, FOURCC('m', 'e', 't', 'a'), &meta) ||
+        !find_child(&meta, 4, FOURCC('p', 'i', 't', 'm'), &pitm) ||
+        !find_child(&meta, 4, FOURCC('i', 'p', 'r', 'p'), &iprp) ||
+        !find_child(&iprp, 0, FOURCC('i', 'p', 'c', 'o'), &ipco))
+        return 0;
+    // The primary item: pitm is a full box, its id 16 bits in version 0, 32 otherwise.
+    if (pitm.length < 6) return 0;
+    uint32_t primary = pitm.payload[0] == 0 ? (uint32_t)pitm.payload[4] << 8 | pitm.payload[5]
+                                           : (pitm.length < 8 ? 0 : be32(pitm.payload + 4));
+    if (primary == 0) return 0;
+    // The property boxes, numbered from 1 in ipco's order.
+    uint32_t types[max_properties];
+    uint8_t first_bytes[max_properties];
+    int count = 0;
+    const uint8_t *bytes = ipco.payload;
+    size_t left = ipco.length;
+    Box property;
+    while (count < max_properties && next_box(&bytes, &left, &property)) {
+        types[count] = property.type;
+        first_bytes[count] = property.length > 0 ? property.payload[0] : 0;
+        count++;
+    }
+    // Every ipma box's associations of the primary item, in order: rotations only.
+    int quarters = 0, found = 0;
+    bytes = iprp.payload;
+    left = iprp.length;
+    Box ipma;
+    while (next_box(&bytes, &left, &ipma)) {
+        if (ipma.type != FOURCC('i', 'p', 'm', 'a')) continue;
+        if (ipma.length < 8) return 0;
+        int version = ipma.payload[0], wide_index = ipma.payload[3] & 1;
+        const uint8_t *at = ipma.payload + 4, *end = ipma.payload + ipma.length;
+        uint32_t entries = be32(at);
+        at += 4;
+        for (uint32_t entry = 0; entry < entries; entry++) {
+            size_t id_size = version < 1 ? 2 : 4;
+            if ((size_t)(end - at) < id_size + 1) return 0;
+            uint32_t item = version < 1 ? (uint32_t)at[0] << 8 | at[1] : be32(at);
+            at += id_size;
+            int associations = *at++;
+            size_t needed = (size_t)associations * (wide_index ? 2 : 1);
+            if ((size_t)(end - at) < needed) return 0;
+            for (int index = 0; index < associations; index++) {
+                int number = wide_index ? ((at[0] & 0x7F) << 8 | at[1]) : (at[0] & 0x7F);
+                at += wide_index ? 2 : 1;
+                if (item != primary || number == 0) continue;
+                if (number > count) return 0;
+                uint32_t type = types[number - 1];
+                if (type == FOURCC('i', 'r', 'o', 't')) {
+                    quarters = (quarters + (first_bytes[number - 1] & 3)) % 4;
+                } else if (type == FOURCC('i', 'm', 'i', 'r') || type == FOURCC('c', 'l', 'a', 'p')) {
+                    return 0;
+                }
+                found = 1;
+            }
+        }
+    }
+    if (!found) return 0;
+    // irot turns anticlockwise by quarters; the EXIF orientation names what makes it upright.
+    static const int orientation[4] = {1, 8, 3, 6};
+    return orientation[quarters];
 }

@@ -4,8 +4,9 @@ import VipsKit
 /// An HEIF photo (an iPhone's HEIC) the fast executor can decode: its primary image, 8-bit,
 /// without alpha, with no profile or an RGB one lcms2 reads (an iPhone's Display P3,
 /// converted to sRGB once decoded). libheif decodes it straight into the executor's buffer:
-/// the same library, hence the same pixels, as libvips's `heifload`, upright as libheif's
-/// `irot`/`imir` say. Cards only: a thumbnail of an HEIC stays with libvips, whose
+/// the same library, hence the same pixels, as libvips's `heifload`. A turn (`irot`, an
+/// iPhone's portrait photo) is made by the fast path's orientation kernel, faster than
+/// libheif's; a mirror or a crop by libheif. Cards only: a thumbnail of an HEIC stays with libvips, whose
 /// `thumbnail` starts from the file's embedded preview when that is large enough.
 struct FastHEIFSource: FastPhotoSource {
     /// The encoded photo.
@@ -14,6 +15,9 @@ struct FastHEIFSource: FastPhotoSource {
     let info: HEIFCodec.Info
     /// The conversion of its pixels to sRGB (nil: they are sRGB already).
     let transform: ColourTransform?
+    /// The EXIF orientation that turns the stored picture upright (nil: libheif's own
+    /// transformations make it upright).
+    let turn: Int?
 
     /// The photo as a fast-path source, or nil when it must go the libvips way (which says
     /// what is wrong with it). `header` is libvips's reading of the same bytes (its limits
@@ -36,6 +40,7 @@ struct FastHEIFSource: FastPhotoSource {
         }
         self.photo = photo
         self.info = info
+        turn = photo.withUnsafeBytes { HEIFCodec.turn(of: $0) }
     }
 
     /// The upright size. HEVC has no DCT scale: `shrink` is always 1 (`CardPlan`).
@@ -53,14 +58,17 @@ struct FastHEIFSource: FastPhotoSource {
     {
         precondition(shrink == 1, "FastHEIFSource: HEVC decodes at full size only")
         var image: MemoryImage
+        let swapped = (turn ?? 1) >= 5
+        let (width, height) = swapped ? (info.height, info.width) : (info.width, info.height)
         do {
             image = try photo.withUnsafeBytes { bytes throws(HEIFCodec.Failure) in
-                try HEIFCodec.decode(bytes, info: info)
+                try HEIFCodec.decode(bytes, width: width, height: height, stored: turn != nil)
             }
         } catch {
             throw ImageInputError.damaged(file: photo.name, detail: error.message)
         }
         transform?.apply(to: &image)
+        if let turn, turn != 1 { image = PixelKernels.oriented(image, turn) }
         return (image, 0, nil)
     }
 }

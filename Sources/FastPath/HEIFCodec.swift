@@ -70,17 +70,28 @@ public enum HEIFCodec {
         return [UInt8](UnsafeBufferPointer(start: icc, count: size))
     }
 
-    /// Decodes the primary image to 8-bit RGB, upright, `info`'s size (from `info(of:)`).
+    /// The EXIF orientation (1, 3, 6 or 8) that turns the stored picture upright, as its
+    /// `irot` properties say; nil when only libheif's own transformations give the upright
+    /// picture (a mirror, a crop, or boxes it cannot read).
+    public static func turn(of bytes: UnsafeRawBufferPointer) -> Int? {
+        let turn = CHEIFBridge_read_turn(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        return turn == 0 ? nil : Int(turn)
+    }
+
+    /// Decodes the primary image to 8-bit RGB, `width` x `height`: upright as libheif's
+    /// transformations make it (`info`'s size), or as stored when `stored` (the size before
+    /// the turn).
     /// - Throws: `Failure` with libheif's words (libheif decodes all or nothing: a damaged
     ///   file is an error, as it is on libvips's path).
-    public static func decode(_ bytes: UnsafeRawBufferPointer, info: Info) throws(Failure) -> MemoryImage {
-        let (width, height) = (info.width, info.height)
+    public static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, stored: Bool = false)
+        throws(Failure) -> MemoryImage
+    {
         var message = [CChar](repeating: 0, count: 300)
         var status: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
             status = CHEIFBridge_decode(
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, buffer.baseAddress,
-                Int32(width), Int32(height), width * 3, &message, message.count)
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, stored ? 1 : 0,
+                buffer.baseAddress, Int32(width), Int32(height), width * 3, &message, message.count)
             // On failure the buffer may be partly written: initialise it so the array is valid.
             if status != 0 { buffer.initialize(repeating: 0) }
             count = width * height * 3

@@ -31,6 +31,20 @@ struct FastHEIFTests {
             "HEIC quarter turn")
     }
 
+    /// The corpus HEIC's `irot` set to each quarter turn (its box patched; libvips reads the
+    /// turn through libheif): the fast path turns it as libheif does, and reads the turn
+    /// from the boxes (`HEIFCodec.turn`).
+    @Test(arguments: [0, 1, 2, 3])
+    func everyQuarterTurnMatches(quarters: UInt8) throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.iPhone))
+        let box = try #require(bytes.firstRange(of: Data("irot".utf8)), "the corpus HEIC has an irot box")
+        bytes[box.upperBound] = quarters
+        let path = try Fixtures.scratchDirectory("turn\(quarters)") + "/turned.heic"
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(bytes.withUnsafeBytes { HEIFCodec.turn(of: $0) } == [1, 8, 3, 6][Int(quarters)])
+        try FastPathTests().compare(file: path, CardSpec(), "irot \(quarters)")
+    }
+
     /// HEIC (x265) and AVIF (libaom) files libvips writes, without a profile, take the fast
     /// path and match; one with alpha, and every thumbnail, stay with libvips.
     @Test func otherEncodersFilesAndWhatStaysWithLibvips() throws {

@@ -35,11 +35,20 @@ int CHEIFBridge_read_info(const uint8_t *data, size_t size, CHEIFBridge_info *in
 int CHEIFBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, char *message,
                          size_t message_size);
 
-/// Decodes the primary image to 8-bit interleaved RGB, upright (libheif applies `irot` and
-/// `imir`), into `pixels`: `width` x `height` (the upright size `CHEIFBridge_read_info`
-/// gave), rows `stride` bytes apart. Returns 0, or -1 with libheif's message (a size that
-/// is not the one given is an error too).
-int CHEIFBridge_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height, size_t stride,
-                       char *message, size_t message_size);
+/// The turn the primary image's `irot` properties make, as the EXIF orientation (1, 3, 6
+/// or 8) that makes the stored picture upright, read from the file's boxes (libheif 1.15 has
+/// no accessor for it); or 0 when the picture has other transformations (`imir`, whose axis
+/// libheif versions read differently, or a `clap` crop) or the boxes cannot be read: then
+/// only libheif's own transformations give the upright picture.
+/// Why: libheif turns the decoded picture pixel by pixel (115 ms of a 12 MP iPhone photo's
+/// 490 ms decode, benchmarks/RESULTS.md); the fast path's orientation kernel is faster.
+int CHEIFBridge_read_turn(const uint8_t *data, size_t size);
+
+/// Decodes the primary image to 8-bit interleaved RGB into `pixels`: `width` x `height`,
+/// rows `stride` bytes apart. Upright as libheif's transformations make it, or, when
+/// `stored` is 1, as stored (none applied: the size before `irot`). Returns 0, or -1 with
+/// libheif's message (a size that is not the one given is an error too).
+int CHEIFBridge_decode(const uint8_t *data, size_t size, int stored, uint8_t *pixels, int width, int height,
+                       size_t stride, char *message, size_t message_size);
 
 #endif
