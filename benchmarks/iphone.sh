@@ -3,7 +3,7 @@
 # photo as its HEIC, as a Display P3 JPEG (what "Most Compatible" saves: libvips keeps the
 # P3 profile and pixels) and as the same photo converted to an sRGB JPEG, each a whole
 # process; the P3 JPEG also with --engine general. Prints medians and the ratios to the
-# sRGB JPEG card.
+# sRGB JPEG card. The HEIC too with --engine general (libvips's heifload and pipeline).
 # usage: bash benchmarks/iphone.sh      (needs ../shared/corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,8 @@ hyperfine -N --warmup 2 --runs 20 --export-json "$work/iphone.json" \
   -n "card: sRGB JPEG" "$(card "$work/srgb.jpg" srgb)" \
   -n "card: Display P3 JPEG" "$(card "$work/p3.jpg" p3)" \
   -n "card: Display P3 JPEG, --engine general" "$(card "$work/p3.jpg" p3g "--engine general")" \
-  -n "card: HEIC" "$(card "$heic" heic)" >&2
+  -n "card: HEIC" "$(card "$heic" heic)" \
+  -n "card: HEIC, --engine general" "$(card "$heic" heicg "--engine general")" >&2
 python3 - "$work/iphone.json" <<'PY'
 import json, sys
 runs = {r["command"]: r["median"] * 1000 for r in json.load(open(sys.argv[1]))["results"]}
