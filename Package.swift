@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "CTextLayout", dependencies: ["CPango", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
         // An HEIF photo's primary image straight through libheif (opened by CSharedLibraries).
-        .target(name: "CHEIFBridge", dependencies: ["CSharedLibraries"], cSettings: optimisedC),
+        .target(name: "CHEIFBridge", dependencies: ["CSharedLibraries", "CPixelKernels"], cSettings: optimisedC),
         .target(
             name: "FastPath",
             dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),

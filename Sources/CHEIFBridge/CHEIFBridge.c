@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "CPixelKernels.h"
 #include "CSharedLibraries.h"
 
 /// Copies libheif's message (or `fallback`) into the caller's buffer; returns -1.
@@ -85,7 +86,7 @@ int CHEIFBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t
     return result;
 }
 
-int CHEIFBridge_decode(const uint8_t *data, size_t size, int stored, uint8_t *pixels, int width, int height,
+int CHEIFBridge_decode(const uint8_t *data, size_t size, int turn, uint8_t *pixels, int width, int height,
                        size_t stride, char *message, size_t message_size) {
     struct heif_context *context;
     struct heif_image_handle *handle;
@@ -96,7 +97,7 @@ int CHEIFBridge_decode(const uint8_t *data, size_t size, int stored, uint8_t *pi
         return fail("out of memory", message, message_size);
     }
     // Rotated and mirrored as `irot`/`imir` say, as libvips gets it, unless asked for the stored picture.
-    options->ignore_transformations = stored ? 1 : 0;
+    options->ignore_transformations = turn ? 1 : 0;
     options->convert_hdr_to_8bit = 1;
     struct heif_image *image = NULL;
     struct heif_error error =
@@ -112,8 +113,7 @@ int CHEIFBridge_decode(const uint8_t *data, size_t size, int stored, uint8_t *pi
             heif_image_get_height(image, heif_channel_interleaved) != height || source_stride < width * 3) {
             result = fail("the decoded picture is not the size its header gave", message, message_size);
         } else {
-            for (int y = 0; y < height; y++)
-                memcpy(pixels + (size_t)y * stride, plane + (size_t)y * source_stride, (size_t)width * 3);
+            CPixelKernels_orient(plane, (size_t)source_stride, width, height, turn ? turn : 1, pixels, stride);
         }
     }
     if (image) heif_image_release(image);

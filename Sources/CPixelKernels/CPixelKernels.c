@@ -403,9 +403,9 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
     const int swapped = orientation >= 5;
     const int out_width = swapped ? height : width;
     const int out_height = swapped ? width : height;
-    for (int y = 0; y < out_height; y++) {
-        uint8_t *out = destination + destination_stride * (size_t)y;
-        if (orientation == 1 || orientation == 3 || orientation == 2 || orientation == 4) {
+    if (!swapped) {
+        for (int y = 0; y < out_height; y++) {
+            uint8_t *out = destination + destination_stride * (size_t)y;
             int sy = (orientation == 3 || orientation == 4) ? height - 1 - y : y;
             const uint8_t *in = source + source_stride * (size_t)sy;
             if (orientation == 1 || orientation == 4) {
@@ -413,17 +413,33 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
             } else {
                 for (int x = 0; x < out_width; x++) memcpy(out + 3 * x, in + 3 * (width - 1 - x), 3);
             }
-            continue;
         }
-        for (int x = 0; x < out_width; x++) {
-            int sx, sy;
-            switch (orientation) {
-            case 5: sx = y; sy = x; break;
-            case 6: sx = y; sy = height - 1 - x; break;
-            case 7: sx = width - 1 - y; sy = height - 1 - x; break;
-            default: sx = width - 1 - y; sy = x; break;  // 8
+        return;
+    }
+    // A turn reads the source down its columns: done in 32 x 32 tiles, so the rows a tile
+    // reads stay in cache (the whole-row order took 73 ms for a 12 MP photo, 8 % of an
+    // iPhone HEIC card).
+    enum { tile = 32 };
+    for (int y0 = 0; y0 < out_height; y0 += tile) {
+        const int y1 = y0 + tile < out_height ? y0 + tile : out_height;
+        for (int x0 = 0; x0 < out_width; x0 += tile) {
+            const int x1 = x0 + tile < out_width ? x0 + tile : out_width;
+            for (int y = y0; y < y1; y++) {
+                uint8_t *out = destination + destination_stride * (size_t)y;
+                for (int x = x0; x < x1; x++) {
+                    int sx, sy;
+                    switch (orientation) {
+                    case 5: sx = y; sy = x; break;
+                    case 6: sx = y; sy = height - 1 - x; break;
+                    case 7: sx = width - 1 - y; sy = height - 1 - x; break;
+                    default: sx = width - 1 - y; sy = x; break;  // 8
+                    }
+                    const uint8_t *in = source + source_stride * (size_t)sy + 3 * (size_t)sx;
+                    out[3 * x] = in[0];
+                    out[3 * x + 1] = in[1];
+                    out[3 * x + 2] = in[2];
+                }
             }
-            memcpy(out + 3 * x, source + source_stride * (size_t)sy + 3 * (size_t)sx, 3);
         }
     }
 }

@@ -78,13 +78,16 @@ struct FastCardRenderer {
                     decoded.height, Int((box.y + box.height).rounded(.up)) + reach)
             let (band, bandTop, warning) = try photo.decodeUpright(shrink: shrink, rows: rows, policy: policy)
             box.y -= Double(bandTop)
-            return (PixelKernels.resample(band, box: box, width: width, height: height), warning)
+            var window = PixelKernels.resample(band, box: box, width: width, height: height)
+            photo.transformAfterResampling?.apply(to: &window)
+            return (window, warning)
         case .enlargedCrop(let x, let y, let cropWidth, let cropHeight):
             // Cut out first and enlarged alone, its edges repeated, as the general executor
             // does (resampling it inside the photo would read the pixels around the crop).
             let (band, bandTop, warning) = try photo.decodeUpright(
                 shrink: 1, rows: y..<(y + cropHeight), policy: policy)
-            let region = band.cropped(x: x, y: y - bandTop, width: cropWidth, height: cropHeight)
+            var region = band.cropped(x: x, y: y - bandTop, width: cropWidth, height: cropHeight)
+            photo.transformAfterResampling?.apply(to: &region)
             return (PixelKernels.resize(region, width: width, height: height), warning)
         case .turned(let rotation, _, _):
             let (upright, _, warning) = try photo.decodeUpright(shrink: shrink, rows: nil, policy: policy)
@@ -93,6 +96,7 @@ struct FastCardRenderer {
                 ? upright : PixelKernels.resize(upright, width: target.width, height: target.height)
             let quarters = ((Int((rotation / 90).rounded()) % 4) + 4) % 4
             if quarters != 0 { scaled = PixelKernels.oriented(scaled, [1, 6, 3, 8][quarters]) }
+            photo.transformAfterResampling?.apply(to: &scaled)
             let origin = plan.origin(of: Size(width: scaled.width, height: scaled.height))
             let window = MemoryImage(width: width, height: height, colour: background)
                 .pasting(scaled, x: origin.x, y: origin.y)

@@ -11,8 +11,11 @@ struct FastJPEGSource: FastPhotoSource {
     let photo: ImageData
     /// Its JPEG header.
     let info: JPEGCodec.Info
-    /// The conversion of its pixels to sRGB (nil: they are sRGB already).
+    /// The conversion of its pixels to sRGB (nil: they are sRGB already), applied to rows
+    /// as they are decoded.
     let transform: ColourTransform?
+    /// None: `decodeUpright` converts to sRGB itself.
+    var transformAfterResampling: ColourTransform? { nil }
 
     /// The photo as a fast-path source, or nil when it must go the libvips way. `header` is
     /// libvips's reading of the same bytes (its limits already checked).

@@ -14,4 +14,9 @@ protocol FastPhotoSource {
     /// - Throws: `ImageInputError.damaged` naming the file.
     func decodeUpright(shrink: Int, rows: Range<Int>?, policy: DecodePolicy) throws
         -> (image: MemoryImage, top: Int, warning: String?)
+
+    /// The conversion to sRGB the renderer applies to the photo's pixels once resampled (to
+    /// the window's 2 MP rather than a 12 MP picture), or nil when `decodeUpright` returns
+    /// sRGB pixels already (a JPEG converts its rows as they are decoded).
+    var transformAfterResampling: ColourTransform? { get }
 }

@@ -103,13 +103,14 @@ public enum PixelKernels {
         let swapped = orientation >= 5
         let width = swapped ? image.height : image.width
         let height = swapped ? image.width : image.height
-        var output = [UInt8](repeating: 0, count: image.pixels.count)
-        image.pixels.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
+        // Every byte is written by the kernel: no zero-fill first.
+        let output = [UInt8](unsafeUninitializedCapacity: image.pixels.count) { target, count in
+            image.pixels.withUnsafeBufferPointer { source in
                 CPixelKernels_orient(
                     source.baseAddress, image.stride, Int32(image.width), Int32(image.height), Int32(orientation),
                     target.baseAddress, width * 3)
             }
+            count = image.pixels.count
         }
         return MemoryImage(width: width, height: height, pixels: output)
     }

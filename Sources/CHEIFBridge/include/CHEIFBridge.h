@@ -44,11 +44,13 @@ int CHEIFBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t
 /// 490 ms decode, benchmarks/RESULTS.md); the fast path's orientation kernel is faster.
 int CHEIFBridge_read_turn(const uint8_t *data, size_t size);
 
-/// Decodes the primary image to 8-bit interleaved RGB into `pixels`: `width` x `height`,
-/// rows `stride` bytes apart. Upright as libheif's transformations make it, or, when
-/// `stored` is 1, as stored (none applied: the size before `irot`). Returns 0, or -1 with
-/// libheif's message (a size that is not the one given is an error too).
-int CHEIFBridge_decode(const uint8_t *data, size_t size, int stored, uint8_t *pixels, int width, int height,
+/// Decodes the primary image to 8-bit interleaved RGB into `pixels`, rows `stride` bytes
+/// apart. With `turn` 0: upright as libheif's transformations make it, `width` x `height`.
+/// With `turn` 1...8 (from `CHEIFBridge_read_turn`): decoded as stored, `width` x `height`
+/// being the stored size, none of libheif's transformations applied, and written turned
+/// upright by that EXIF orientation straight from libheif's picture (no copy between).
+/// Returns 0, or -1 with libheif's message (a size that is not the one given is an error).
+int CHEIFBridge_decode(const uint8_t *data, size_t size, int turn, uint8_t *pixels, int width, int height,
                        size_t stride, char *message, size_t message_size);
 
 #endif
