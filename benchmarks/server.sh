@@ -2,8 +2,9 @@
 # Load benchmark of `cardrender serve` (issue 6), one run, side by side:
 #  1. cache hits: width=200 PNGs of the corpus JPEGs, cardrender vs nginx serving the same
 #     bytes as static files (the ceiling);
-#  2. cache misses: every request a new width, cardrender vs thumbor (PyPI, file loader,
-#     same photos, PNG output, as many processes as cores);
+#  2. cache misses: every request a new width, each URL once, cardrender (with and without
+#     kept decodes) vs thumbor (PyPI, file loader, same photos, PNG output, as many
+#     processes as cores);
 #  3. RSS of the server after 10,000 and after 100,000 cache-hit requests.
 # wrk runs on the same 2 cores as the servers (the same handicap for every server).
 # Usage: bash benchmarks/server.sh   (DURATION=10s CONNECTIONS=32 to change the load)
@@ -34,14 +35,21 @@ for port in 8301 8302 8303; do
   ! ss -ltn | grep -q ":$port " || { echo "server.sh: port $port is in use" >&2; exit 1; }
 done
 
-# A wrk script cycling through the URL list in $1; prints requests/s, p50, p99 and non-2xx.
+# A wrk script cycling through the URL list in $1 (with $3 = once: each URL asked once, then
+# only /healthz, so a fast server's misses never turn into hits; wrk cannot end a run early,
+# so such a run is timed by the server's own count, see misses_run); prints requests/s, p50,
+# p99 and non-2xx.
 write_lua() {
   cat >"$2" <<LUA
-local urls, i = {}, 0
+local urls, i, once = {}, 0, "${3:-}" == "once"
 for line in io.lines("$1") do urls[#urls + 1] = line end
+-- wrk calls request() once before the run to see whether it changes: that call takes this
+-- first item, so every URL of the list is still asked once.
+if once then table.insert(urls, 1, "/healthz") end
 request = function()
-  i = i % #urls + 1
-  return wrk.format("GET", urls[i])
+  i = i + 1
+  if once and i > #urls then return wrk.format("GET", "/healthz") end
+  return wrk.format("GET", urls[(i - 1) % #urls + 1])
 end
 done = function(summary, latency, requests)
   io.write(string.format("requests/s %.0f  p50 %.2f ms  p99 %.2f ms  non-2xx %d  requests %d\n",
@@ -62,6 +70,29 @@ wait_for() {
   exit 1
 }
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+# The 1,200 misses of $work/misses, each asked once, against the cardrender serve on 8301
+# (fresh, empty cache): timed from the first request until the server has answered 1,200
+# thumbnails (at most 120 s); p50 and p99 from its log's durations of the rendered ones.
+misses_run() { # name
+  write_lua "$work/misses" "$work/once.lua" once
+  local count started ended
+  count=$(wc -l <"$work/misses")
+  : >"$work/serve.log"
+  started=$(date +%s.%N)
+  wrk -t1 -c"$connections" -d120s -s "$work/once.lua" http://127.0.0.1:8301 >/dev/null &
+  local wrk_pid=$!
+  for _ in $(seq 2400); do
+    (($(requests_served) >= count)) && break
+    sleep 0.05
+  done
+  ended=$(date +%s.%N)
+  kill "$wrk_pid" 2>/dev/null; wait "$wrk_pid" 2>/dev/null || true
+  printf '%-34s ' "$1"
+  grep 'cache=rendered' "$work/serve.log" | sed -n 's/.*duration_ms=\([0-9.]*\).*status=\([0-9]*\).*/\1 \2/p' | sort -n \
+    | awk -v n="$count" -v s="$started" -v e="$ended" '{d[NR] = $1; if ($2 !~ /^2/) bad++}
+      END {printf "requests/s %.0f  p50 %.2f ms  p99 %.2f ms  non-2xx %d  requests %d\n",
+        n / (e - s), d[int(NR * 0.5) + 1], d[int(NR * 0.99) + 1], bad, NR}'
+}
 requests_served() {
   curl -s "http://127.0.0.1:8301/metrics" | awk -F' ' '/^cardrender_http_requests_total\{route="thumb"/ {n += $2} END {print n + 0}'
 }
@@ -127,10 +158,22 @@ echo "thumbor check: $file_check" >&2
 echo "== cache hits: width=200 PNG, ${#names[@]} corpus JPEGs, wrk -t1 -c$connections -d$duration"
 load "nginx (static files, ceiling)" http://127.0.0.1:8302 "$work/static-urls"
 load "cardrender serve (cache hits)" http://127.0.0.1:8301 "$work/hits"
-echo "== cache misses: a new width (150-349) per request, same photos and widths for both"
+echo "== cache misses: a new width (150-349) per request, same photos and widths for both:" \
+  "thumbor for $duration (it cannot reach the list's end), cardrender each of the 1,200 once"
 load "thumbor $("$venv/bin/thumbor" --version 2>/dev/null | tail -1) (PIL, $cores processes)" \
   http://127.0.0.1:8303 "$work/thumbor-misses"
-load "cardrender serve (misses)" http://127.0.0.1:8301 "$work/misses"
+# Each cardrender run on a fresh server with an empty cache: every request a miss. The
+# second keeps no decode (--decoded-photos 0): every miss decodes its photo, as thumbor's do.
+for variant in "kept decodes:--decoded-photos 32M" "no kept decode:--decoded-photos 0"; do
+  kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
+  rm -rf "$work/cache"
+  "$ours" serve --root "$root" --port 8301 --cache "$work/cache" --workers "$cores" --queue 256 \
+    ${variant#*:} 2>>"$work/serve.log" &
+  serve_pid=$!
+  pids+=("$serve_pid")
+  wait_for http://127.0.0.1:8301/healthz
+  misses_run "cardrender serve (misses, ${variant%%:*})"
+done
 
 echo "== RSS of a fresh cardrender serve under cache hits"
 kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true

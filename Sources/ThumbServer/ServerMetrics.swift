@@ -1,3 +1,4 @@
+import CardKit
 import CoreMetrics
 import Prometheus
 import Synchronization
@@ -13,6 +14,8 @@ import Synchronization
 /// - `cardrender_renders_total` (thumbnails rendered by libvips) and
 ///   `cardrender_render_joins_total` (requests that waited for a render already running);
 /// - `cardrender_queue_depth`, `cardrender_workers_busy`, `cardrender_memory_cache_bytes`;
+/// - `cardrender_decoded_photo_reuses_total` (thumbnails made from a kept decode) and
+///   `cardrender_decoded_photos_bytes` (`DecodedPhotos`, `--decoded-photos`);
 /// - `cardrender_source_fetches_total` (photos downloaded from an `s3://` root).
 public final class ServerMetrics: Sendable {
     /// The registry `/metrics` prints.
@@ -31,6 +34,10 @@ public final class ServerMetrics: Sendable {
     private let workersBusy: CoreMetrics.Gauge
     private let memoryBytes: CoreMetrics.Gauge
     private let sourceFetches: CoreMetrics.Counter
+    private let decodedReuses: CoreMetrics.Counter
+    private let decodedBytes: CoreMetrics.Gauge
+    /// `DecodedPhotos.hits` when `/metrics` was last read: the counter grows by the difference.
+    private let decodedReusesSeen = Mutex(0)
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -54,6 +61,8 @@ public final class ServerMetrics: Sendable {
         queueDepth = CoreMetrics.Gauge(label: "cardrender_queue_depth", factory: factory)
         workersBusy = CoreMetrics.Gauge(label: "cardrender_workers_busy", factory: factory)
         memoryBytes = CoreMetrics.Gauge(label: "cardrender_memory_cache_bytes", factory: factory)
+        decodedReuses = CoreMetrics.Counter(label: "cardrender_decoded_photo_reuses_total", factory: factory)
+        decodedBytes = CoreMetrics.Gauge(label: "cardrender_decoded_photos_bytes", factory: factory)
     }
 
     /// Counts a finished request.
@@ -103,10 +112,17 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition, with the gauges read now.
-    func exposition(load: WorkPool.Load, memoryCacheBytes: Int) -> String {
+    func exposition(load: WorkPool.Load, memoryCacheBytes: Int, decodedPhotos: DecodedPhotos) -> String {
         queueDepth.record(load.queued)
         workersBusy.record(load.busy)
         memoryBytes.record(memoryCacheBytes)
+        decodedBytes.record(decodedPhotos.bytes)
+        let reuses = decodedPhotos.hits
+        let added = decodedReusesSeen.withLock { seen in
+            defer { seen = max(seen, reuses) }
+            return max(0, reuses - seen)
+        }
+        if added > 0 { decodedReuses.increment(by: added) }
         return registry.emitToString()
     }
 }

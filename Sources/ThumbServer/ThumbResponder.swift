@@ -28,7 +28,8 @@ struct ThumbResponder: HTTPResponder {
         } else if path == "/metrics" {
             route = "metrics"
             let text = service.metrics.exposition(
-                load: service.pool.load, memoryCacheBytes: service.memory.usage.bytes)
+                load: service.pool.load, memoryCacheBytes: service.memory.usage.bytes,
+                decodedPhotos: service.decodedPhotos)
             response = Self.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         } else {
             route = "other"

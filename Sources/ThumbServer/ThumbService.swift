@@ -24,6 +24,8 @@ public final class ThumbService: Sendable {
     let source: Source
     let signer: URLSigner?
     let thumbnailer: CachedThumbnailer
+    /// The photos' DCT-scaled decodes kept for their next widths (`--decoded-photos`).
+    let decodedPhotos: DecodedPhotos
     let memory: MemoryCache
     let flights = SingleFlight<Produced>()
     let digests = ObjectDigestMemo()
@@ -77,10 +79,11 @@ public final class ThumbService: Sendable {
         }
         signer = configuration.signingKey.map(URLSigner.init)
         self.cache = cache
+        decodedPhotos = DecodedPhotos(capacity: configuration.decodedPhotoBytes)
         thumbnailer = CachedThumbnailer(
             thumbnailer: Thumbnailer(
                 maxWidth: configuration.maxWidth, policy: configuration.policy, engine: configuration.engine,
-                decodedPhotos: DecodedPhotos(capacity: configuration.decodedPhotoBytes)),
+                decodedPhotos: decodedPhotos),
             cache: cache)
         memory = MemoryCache(capacity: configuration.memoryCacheBytes)
         metrics = ServerMetrics()

@@ -49,6 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Thumbnails kept in memory for the hottest requests, e.g. 64M.", valueName: "size"))
     var memoryCache = ByteCount(bytes: 64 << 20)
 
+    @Option(
+        help: ArgumentHelp(
+            "Decoded photos kept for their next widths (a page's srcset), e.g. 32M; 0 keeps none.",
+            valueName: "size"))
+    var decodedPhotos = ByteCount(bytes: 32 << 20)
+
     @Option(help: "Largest width accepted.")
     var maxWidth = 4096
 
@@ -135,11 +141,12 @@ struct ServeCommand: AsyncParsableCommand {
             Console.error("cardrender: \(error)")
             throw ExitCode(64)
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             root: root, host: host, port: port, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth,
             workers: workers, queueLimit: queue, maxAge: maxAge, signingKey: signingKey, policy: decode.policy,
             engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections,
             bucketClient: root.hasPrefix("s3://") ? CacheOptions.client() : nil)
+        configuration.decodedPhotoBytes = decodedPhotos.bytes
         // Each worker is a core already; more libvips threads per image only compete.
         Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
         do {

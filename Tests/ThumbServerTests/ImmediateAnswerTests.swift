@@ -161,3 +161,34 @@ import VipsKit
         }
     }
 }
+
+/// `--decoded-photos`: another width of a photo at the same DCT scale starts from the kept
+/// decode (counted at `/metrics`) and is the thumbnail a server keeping none makes.
+@Suite(.libvips) struct DecodedPhotosServerTests {
+    @Test func anotherWidthReusesTheDecodeAndZeroKeepsNone() async throws {
+        let tree = try ServedTree.make()
+        let photo = tree.root + "/photos/plain.jpg"
+        try Tools.vips("black", photo + ".v", "800", "600", "--bands", "3")
+        try Tools.vips("jpegsave", photo + ".v", photo)
+        var bodies: [Int: [Data]] = [:]
+        for bytes in [32 << 20, 0] {
+            var configuration = ServerConfiguration(root: tree.root)
+            configuration.decodedPhotoBytes = bytes
+            configuration.memoryCacheBytes = 0
+            bodies[bytes] = try await LiveServer.with(configuration) { server in
+                var made: [Data] = []
+                for width in [90, 95] {
+                    let reply = try await server.request("/thumb/photos/plain.jpg?width=\(width)")
+                    #expect(reply.status == 200 && reply.header("X-Cache") == "rendered")
+                    made.append(reply.body)
+                }
+                let reuses = try await server.metric("cardrender_decoded_photo_reuses_total")
+                #expect(reuses == (bytes == 0 ? 0 : 1), "kept \(bytes) bytes")
+                let kept = try await server.metric("cardrender_decoded_photos_bytes")
+                #expect(kept == (bytes == 0 ? 0 : 200 * 150 * 3), "kept \(bytes) bytes")
+                return made
+            }
+        }
+        #expect(bodies[32 << 20] == bodies[0], "the same thumbnails with and without kept decodes")
+    }
+}
