@@ -11,6 +11,8 @@ struct CColourTransform {
     cmsHTRANSFORM transform;
     /// 1 when both profiles are matrix-shaper and the tables below replace `transform`.
     int matrix_shaper;
+    /// For sRGB -> CMYK: the most total ink allowed, in units of 1/255 of 100 % (0: not CMYK).
+    int ink_limit;
     /// The input's tone curves: 8-bit code -> linear light, 0...1.
     float to_linear[3][256];
     /// Linear input RGB -> linear sRGB: the output's inverse matrix times the input's.
@@ -117,6 +119,7 @@ CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size,
     }
     made->transform = transform;
     made->matrix_shaper = 0;
+    made->ink_limit = 0;
     make_matrix_shaper(made, input, output);
     context = NULL; // owned by the transform from here on (freed in CColourTransform_free)
 done:
@@ -158,6 +161,72 @@ int CColourTransform_is_matrix_shaper(const CColourTransform *transform) { retur
 void CColourTransform_apply_lcms2(const CColourTransform *transform, const uint8_t *input, uint8_t *output,
                                   size_t pixels) {
     cmsDoTransform(transform->transform, input, output, (cmsUInt32Number)pixels);
+}
+
+CColourTransform *CColourTransform_make_srgb_to_cmyk(const uint8_t *icc, size_t size, int ink_limit, char *message,
+                                                     size_t message_size) {
+    if (message_size) message[0] = 0;
+    if (ink_limit < 100 || ink_limit > 400) {
+        snprintf(message, message_size, "an ink limit of %d %% is not between 100 and 400 %%", ink_limit);
+        return NULL;
+    }
+    error_text = message;
+    error_size = message_size;
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    CColourTransform *made = NULL;
+    cmsHPROFILE input = NULL, output = NULL;
+    if (!context) {
+        snprintf(message, message_size, "lcms2: out of memory");
+        goto done;
+    }
+    cmsSetLogErrorHandlerTHR(context, log_error);
+    output = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
+    if (!output) {
+        if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot read the profile");
+        goto done;
+    }
+    if (cmsGetColorSpace(output) != cmsSigCmykData || cmsGetDeviceClass(output) != cmsSigOutputClass) {
+        snprintf(message, message_size, "not a CMYK output (printer) profile");
+        goto done;
+    }
+    input = cmsCreate_sRGBProfileTHR(context);
+    cmsHTRANSFORM transform =
+        cmsCreateTransformTHR(context, input, TYPE_RGB_8, output, TYPE_CMYK_8, INTENT_RELATIVE_COLORIMETRIC,
+                              cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION);
+    if (!transform) {
+        if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot transform to the profile");
+        goto done;
+    }
+    made = calloc(1, sizeof *made);
+    if (!made) {
+        cmsDeleteTransform(transform);
+        snprintf(message, message_size, "out of memory");
+        goto done;
+    }
+    made->transform = transform;
+    made->ink_limit = (ink_limit * 255) / 100;
+    context = NULL; // owned by the transform from here on (freed in CColourTransform_free)
+done:
+    if (input) cmsCloseProfile(input);
+    if (output) cmsCloseProfile(output);
+    if (context) cmsDeleteContext(context);
+    error_text = NULL;
+    error_size = 0;
+    return made;
+}
+
+void CColourTransform_apply_cmyk(const CColourTransform *transform, const uint8_t *input, uint8_t *output,
+                                 size_t pixels) {
+    cmsDoTransform(transform->transform, input, output, (cmsUInt32Number)pixels);
+    const int limit = transform->ink_limit;
+    for (size_t index = 0; index < pixels; index++, output += 4) {
+        const int colour = output[0] + output[1] + output[2], black = output[3];
+        if (colour + black <= limit) continue;
+        // Cyan, magenta and yellow scaled by what the limit leaves them, rounded down, so the
+        // total is within the limit; black, which carries the picture's shadows, is kept.
+        const int room = limit - black > 0 ? limit - black : 0;
+        for (int channel = 0; channel < 3; channel++) output[channel] = (uint8_t)(output[channel] * room / colour);
+    }
 }
 
 void CColourTransform_free(CColourTransform *transform) {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// An embedded RGB colour profile (Display P3, Adobe RGB, ...) to sRGB, 8 bits in and out,
 /// by lcms2 (relative colorimetric, as libvips's `icc_transform`), made once per profile
-/// per process and applied to decoded rows.
+/// per process and applied to decoded rows; or sRGB to a press's CMYK with its ink limit.
 ///
 /// `@unchecked Sendable` is safe: the lcms2 transform is never changed after `init`, and it
 /// is made without lcms2's one-pixel cache (`cmsFLAGS_NOCACHE`), which is what lcms2
@@ -31,14 +31,69 @@ public final class ColourTransform: @unchecked Sendable {
                 message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         transform = made
+        inkLimit = nil
     }
 
     deinit {
         CColourTransform_free(transform)
     }
 
+    /// Makes the transform from sRGB to a press's CMYK output profile (`profile`, an ICC
+    /// profile's bytes such as `press/profiles/FOGRA39-TAC300.icc`), relative colorimetric
+    /// with black point compensation, its total ink held at `inkLimit` percent (`cmyk(_:)`).
+    /// - Throws: `Failure` when lcms2 cannot read the profile, it is not a CMYK output
+    ///   profile, or the limit is not between 100 and 400 %.
+    public init(fromSRGBToPress profile: [UInt8], inkLimit: Int) throws(Failure) {
+        var message = [CChar](repeating: 0, count: 200)
+        guard
+            let made = profile.withUnsafeBufferPointer({
+                CColourTransform_make_srgb_to_cmyk(
+                    $0.baseAddress, $0.count, Int32(clamping: inkLimit), &message, message.count)
+            })
+        else {
+            throw Failure(
+                message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        transform = made
+        self.inkLimit = inkLimit
+    }
+
+    /// The total ink limit in percent of a transform to a press's CMYK (nil: an RGB one).
+    public let inkLimit: Int?
+
+    /// `image` (sRGB) in the press's CMYK, 4 bytes a pixel (C, M, Y, K; 0 no ink, 255 full),
+    /// no pixel's total ink above the limit.
+    public func cmyk(_ image: MemoryImage) -> [UInt8] {
+        precondition(inkLimit != nil, "ColourTransform.cmyk: a transform made with init(fromSRGBToPress:inkLimit:)")
+        let count = image.width * image.height
+        return [UInt8](unsafeUninitializedCapacity: count * 4) { output, written in
+            image.pixels.withUnsafeBufferPointer {
+                CColourTransform_apply_cmyk(transform, $0.baseAddress!, output.baseAddress!, count)
+            }
+            written = count * 4
+        }
+    }
+
+    /// The transform to a press's CMYK for `profile` and `inkLimit`, made on first use and
+    /// kept for the process (a handful of press conditions; at most 8 kept).
+    /// - Throws: as `init(fromSRGBToPress:inkLimit:)` (failures are not kept).
+    public static func toPress(profile: [UInt8], inkLimit: Int) throws(Failure) -> ColourTransform {
+        let key = profile + withUnsafeBytes(of: inkLimit.littleEndian) { Array($0) }
+        if let known = madeForPress.withLock({ $0[key] }) { return known }
+        let transform = try ColourTransform(fromSRGBToPress: profile, inkLimit: inkLimit)
+        return madeForPress.withLock { made in
+            if let known = made[key] { return known }
+            if made.count >= 8 { made.removeAll() }
+            made[key] = transform
+            return transform
+        }
+    }
+
+    private static let madeForPress = Mutex<[[UInt8]: ColourTransform]>([:])
+
     /// Converts `count` RGB pixels at `pixels` in place.
     public func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        precondition(inkLimit == nil, "ColourTransform.apply: an RGB transform (a press's CMYK one is cmyk(_:))")
         CColourTransform_apply(transform, pixels, pixels, count)
     }
 
