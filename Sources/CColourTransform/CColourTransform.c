@@ -80,55 +80,70 @@ static void log_error(cmsContext context, cmsUInt32Number code, const char *text
     if (error_text && error_size && !error_text[0]) snprintf(error_text, error_size, "%s", text);
 }
 
-CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size, char *message,
-                                                size_t message_size) {
+/// Makes a transform between the profile `icc` and lcms2's sRGB: from it to sRGB (an RGB
+/// profile, relative colorimetric, with the matrix-shaper tables when both allow), or, with
+/// `ink_limit` (percent, above 0), from sRGB to it (a CMYK output profile, relative
+/// colorimetric with black point compensation). NULL with the reason in `message`.
+static CColourTransform *make(const uint8_t *icc, size_t size, int ink_limit, char *message, size_t message_size) {
     if (message_size) message[0] = 0;
+    const int to_cmyk = ink_limit > 0;
     error_text = message;
     error_size = message_size;
     cmsContext context = cmsCreateContext(NULL, NULL);
     CColourTransform *made = NULL;
-    cmsHPROFILE input = NULL, output = NULL;
+    cmsHPROFILE given = NULL, srgb = NULL;
     if (!context) {
         snprintf(message, message_size, "lcms2: out of memory");
         goto done;
     }
     cmsSetLogErrorHandlerTHR(context, log_error);
-    input = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
-    if (!input) {
+    given = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
+    if (!given) {
         if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot read the profile");
         goto done;
     }
-    if (cmsGetColorSpace(input) != cmsSigRgbData) {
+    if (!to_cmyk && cmsGetColorSpace(given) != cmsSigRgbData) {
         snprintf(message, message_size, "not an RGB profile");
         goto done;
     }
-    output = cmsCreate_sRGBProfileTHR(context);
-    // The transform copies what it needs of the profiles (closed below); it keeps the
-    // context, which is freed with it.
-    cmsHTRANSFORM transform = cmsCreateTransformTHR(context, input, TYPE_RGB_8, output, TYPE_RGB_8,
-                                                    INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
-    if (!transform) {
-        if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot transform the profile");
+    if (to_cmyk && (cmsGetColorSpace(given) != cmsSigCmykData || cmsGetDeviceClass(given) != cmsSigOutputClass)) {
+        snprintf(message, message_size, "not a CMYK output (printer) profile");
         goto done;
     }
-    made = malloc(sizeof *made);
+    srgb = cmsCreate_sRGBProfileTHR(context);
+    // The transform copies what it needs of the profiles (closed below); it keeps the
+    // context, which is freed with it.
+    cmsHTRANSFORM transform =
+        to_cmyk ? cmsCreateTransformTHR(context, srgb, TYPE_RGB_8, given, TYPE_CMYK_8, INTENT_RELATIVE_COLORIMETRIC,
+                                        cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION)
+                : cmsCreateTransformTHR(context, given, TYPE_RGB_8, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC,
+                                        cmsFLAGS_NOCACHE);
+    if (!transform) {
+        if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot make the transform");
+        goto done;
+    }
+    made = calloc(1, sizeof *made);
     if (!made) {
         cmsDeleteTransform(transform);
         snprintf(message, message_size, "out of memory");
         goto done;
     }
     made->transform = transform;
-    made->matrix_shaper = 0;
-    made->ink_limit = 0;
-    make_matrix_shaper(made, input, output);
+    made->ink_limit = to_cmyk ? (ink_limit * 255) / 100 : 0;
+    if (!to_cmyk) make_matrix_shaper(made, given, srgb);
     context = NULL; // owned by the transform from here on (freed in CColourTransform_free)
 done:
-    if (input) cmsCloseProfile(input);
-    if (output) cmsCloseProfile(output);
+    if (given) cmsCloseProfile(given);
+    if (srgb) cmsCloseProfile(srgb);
     if (context) cmsDeleteContext(context);
     error_text = NULL;
     error_size = 0;
     return made;
+}
+
+CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size, char *message,
+                                                size_t message_size) {
+    return make(icc, size, 0, message, message_size);
 }
 
 void CColourTransform_apply(const CColourTransform *transform, const uint8_t *input, uint8_t *output,
@@ -165,54 +180,11 @@ void CColourTransform_apply_lcms2(const CColourTransform *transform, const uint8
 
 CColourTransform *CColourTransform_make_srgb_to_cmyk(const uint8_t *icc, size_t size, int ink_limit, char *message,
                                                      size_t message_size) {
-    if (message_size) message[0] = 0;
     if (ink_limit < 100 || ink_limit > 400) {
-        snprintf(message, message_size, "an ink limit of %d %% is not between 100 and 400 %%", ink_limit);
+        if (message_size) snprintf(message, message_size, "an ink limit of %d %% is not between 100 and 400 %%", ink_limit);
         return NULL;
     }
-    error_text = message;
-    error_size = message_size;
-    cmsContext context = cmsCreateContext(NULL, NULL);
-    CColourTransform *made = NULL;
-    cmsHPROFILE input = NULL, output = NULL;
-    if (!context) {
-        snprintf(message, message_size, "lcms2: out of memory");
-        goto done;
-    }
-    cmsSetLogErrorHandlerTHR(context, log_error);
-    output = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)size);
-    if (!output) {
-        if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot read the profile");
-        goto done;
-    }
-    if (cmsGetColorSpace(output) != cmsSigCmykData || cmsGetDeviceClass(output) != cmsSigOutputClass) {
-        snprintf(message, message_size, "not a CMYK output (printer) profile");
-        goto done;
-    }
-    input = cmsCreate_sRGBProfileTHR(context);
-    cmsHTRANSFORM transform =
-        cmsCreateTransformTHR(context, input, TYPE_RGB_8, output, TYPE_CMYK_8, INTENT_RELATIVE_COLORIMETRIC,
-                              cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION);
-    if (!transform) {
-        if (message_size && !message[0]) snprintf(message, message_size, "lcms2 cannot transform to the profile");
-        goto done;
-    }
-    made = calloc(1, sizeof *made);
-    if (!made) {
-        cmsDeleteTransform(transform);
-        snprintf(message, message_size, "out of memory");
-        goto done;
-    }
-    made->transform = transform;
-    made->ink_limit = (ink_limit * 255) / 100;
-    context = NULL; // owned by the transform from here on (freed in CColourTransform_free)
-done:
-    if (input) cmsCloseProfile(input);
-    if (output) cmsCloseProfile(output);
-    if (context) cmsDeleteContext(context);
-    error_text = NULL;
-    error_size = 0;
-    return made;
+    return make(icc, size, ink_limit, message, message_size);
 }
 
 void CColourTransform_apply_cmyk(const CColourTransform *transform, const uint8_t *input, uint8_t *output,
