@@ -162,7 +162,11 @@ let package = Package(
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport"]),
         .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "FastPath", "TestSupport"]),
-        .testTarget(name: "RenderCacheTests", dependencies: ["RenderCache", "FileUtilities", "TestSupport"]),
+        .testTarget(
+            name: "RenderCacheTests",
+            dependencies: [
+                "RenderCache", "FileUtilities", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .testTarget(
             name: "CardPipelineTests",
             dependencies: ["CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),

@@ -91,7 +91,7 @@ public struct CachedThumbnailer: Sendable {
 
     /// The thumbnail a cache entry holds, or nil when the entry is not one.
     public func thumbnail(in entry: CacheEntry, format: OutputFormat) -> Thumbnail? {
-        guard let image = entry.part("image"),
+        guard let image = entry.part(Self.imagePart),
             let metadata = try? JSONDecoder().decode(Metadata.self, from: entry.metadata)
         else { return nil }
         return Thumbnail(
@@ -99,11 +99,19 @@ public struct CachedThumbnailer: Sendable {
             warning: metadata.warning)
     }
 
+    /// The name of a thumbnail entry's image part (`CacheEntry.part`).
+    public static let imagePart = "image"
+
+    /// A thumbnail entry's size in pixels, from its metadata; nil when it is not a thumbnail's.
+    public func size(inMetadata metadata: Data) -> (width: Int, height: Int)? {
+        (try? JSONDecoder().decode(Metadata.self, from: metadata)).map { ($0.width, $0.height) }
+    }
+
     /// The cache entry of a thumbnail: the image and its metadata.
     private func entry(for thumbnail: Thumbnail) throws -> CacheEntry {
         let metadata = try JSONEncoder().encode(
             Metadata(width: thumbnail.width, height: thumbnail.height, path: thumbnail.path, warning: thumbnail.warning)
         )
-        return CacheEntry(parts: [("image", thumbnail.data)], metadata: metadata)
+        return CacheEntry(parts: [(Self.imagePart, thumbnail.data)], metadata: metadata)
     }
 }

@@ -32,7 +32,7 @@ public struct CacheEntry: Sendable, Equatable {
     /// (metadata followed by the parts).
     static let magic = Array("CRDC1\n".utf8)
 
-    private struct Header: Codable {
+    struct Header: Codable {
         struct Part: Codable {
             var name: String
             var size: Int

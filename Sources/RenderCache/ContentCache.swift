@@ -99,6 +99,12 @@ public final class ContentCache: Sendable {
         return (objects.count, removed)
     }
 
+    /// Counts a hit served from an entry's file without reading it through this cache
+    /// (the server's sendfile of an entry it verified before).
+    public func countHit() {
+        count { $0.hits += 1 }
+    }
+
     /// Counts evictions made by a collection (see `LeastRecentlyUsed`).
     public func countEvictions(_ removed: Int) {
         count { $0.evicted += removed }

@@ -1,10 +1,13 @@
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 /// Answers `/thumb` requests that need no waiting on the event loop that read them: a
-/// thumbnail in memory, or a 304 decided from its cache key (`ThumbService.answerAtOnce`).
+/// thumbnail in memory, a 304 decided from its cache key, or a disk hit on an entry file
+/// already verified, sent by sendfile (`ThumbService.answerAtOnce`).
 /// Everything else goes on to Hummingbird's responder unchanged.
 ///
 /// Why: a memory hit is a dictionary lookup and a shared buffer, but the responder's path
@@ -80,6 +83,31 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
             method: request.method, path: uri.path, query: uri.query, headers: request.headerFields)
     }
 
+    /// Writes `file`'s bytes as the body, by sendfile: as a `FileRegion`, which the HTTP/1
+    /// encoder passes to the socket unread. HTTPTypes' body parts carry only `ByteBuffer`s,
+    /// so the region goes in below `HTTP1ToHTTPServerCodec`, through its context, between
+    /// the head and the end written the usual way (every handler that tracks the response,
+    /// such as the connection's idle state, still sees it whole). The descriptor is closed
+    /// once the write is done or has failed.
+    private func send(_ file: ThumbService.FileBody, context: ChannelHandlerContext) {
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: file.descriptor.rawValue)
+        let region = FileRegion(fileHandle: handle, readerIndex: file.offset, endIndex: file.offset + file.length)
+        guard let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
+        else {
+            // Not this pipeline's shape: read the bytes instead (never expected; kept safe).
+            var buffer = context.channel.allocator.buffer(capacity: file.length)
+            _ = try? buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: file.length) {
+                try file.descriptor.read(fromAbsoluteOffset: Int64(file.offset), into: $0)
+            }
+            try? handle.close()
+            context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+            return
+        }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { _ in try? handle.close() }
+        codec.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: written)
+    }
+
     private func write(
         _ answer: ThumbService.Answer, for request: HTTPRequest, started: ContinuousClock.Instant,
         context: ChannelHandlerContext
@@ -88,6 +116,7 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         headers[.date] = HTTPDate.now()
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        if let file = answer.file { send(file, context: context) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         accessLog.record(
             method: request.method.rawValue, target: request.path ?? "", route: "thumb", status: answer.status.code,

@@ -35,6 +35,7 @@ public final class ServerMetrics: Sendable {
     private let memoryBytes: CoreMetrics.Gauge
     private let sourceFetches: CoreMetrics.Counter
     private let decodedReuses: CoreMetrics.Counter
+    private let fileSends: CoreMetrics.Counter
     private let decodedBytes: CoreMetrics.Gauge
     /// `DecodedPhotos.hits` when `/metrics` was last read: the counter grows by the difference.
     private let decodedReusesSeen = Mutex(0)
@@ -62,6 +63,7 @@ public final class ServerMetrics: Sendable {
         workersBusy = CoreMetrics.Gauge(label: "cardrender_workers_busy", factory: factory)
         memoryBytes = CoreMetrics.Gauge(label: "cardrender_memory_cache_bytes", factory: factory)
         decodedReuses = CoreMetrics.Counter(label: "cardrender_decoded_photo_reuses_total", factory: factory)
+        fileSends = CoreMetrics.Counter(label: "cardrender_cache_file_sends_total", factory: factory)
         decodedBytes = CoreMetrics.Gauge(label: "cardrender_decoded_photos_bytes", factory: factory)
     }
 
@@ -94,6 +96,11 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts how a thumbnail was obtained.
+    /// Counts one disk hit sent from the entry's file.
+    func sentFromFile() {
+        fileSends.increment()
+    }
+
     /// Counts one photo downloaded from an `s3://` root.
     func sourceFetched() {
         sourceFetches.increment()

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import RenderCache
+import SystemPackage
 import VipsKit
 
 /// Serves `/thumb/<path>?width=N…`: checks the signature, the parameters and the path, then
@@ -27,6 +28,8 @@ public final class ThumbService: Sendable {
     /// The photos' DCT-scaled decodes kept for their next widths (`--decoded-photos`).
     let decodedPhotos: DecodedPhotos
     let memory: MemoryCache
+    /// Disk entries read and found sound, sent from their files on later hits.
+    let verifiedFiles = VerifiedEntryFiles()
     let flights = SingleFlight<Produced>()
     let digests = ObjectDigestMemo()
     let logger: Logger
@@ -108,6 +111,16 @@ public final class ThumbService: Sendable {
         let status: HTTPResponse.Status
         let headers: HTTPFields
         let body: ByteBuffer?
+        /// A body to send from a file instead (`body` is then nil): the event loop's
+        /// answer to a disk hit; whoever writes the answer closes the descriptor.
+        var file: FileBody? = nil
+    }
+
+    /// `length` bytes at `offset` of the open file `descriptor`.
+    struct FileBody: Sendable {
+        let descriptor: SystemPackage.FileDescriptor
+        let offset: Int
+        let length: Int
     }
 
     /// The response to a `/thumb/…` request: the thumbnail, a 304, or the refusal's status and text.
@@ -141,6 +154,40 @@ public final class ThumbService: Sendable {
         else { return nil }
         let photo = Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file))
         return answerAtOnce(photo: photo, asked: asked, method: method, headers: headers)
+            ?? fileAnswer(photo: photo, asked: asked, method: method)
+    }
+
+    /// A disk hit sent from the entry's file (sendfile), when the key is known and the file
+    /// is one this server read and found sound before (`VerifiedEntryFiles`): no read, no
+    /// copy in user space. Its headers are those of the same thumbnail from memory.
+    private func fileAnswer(photo: Photo, asked: Asked, method: HTTPRequest.Method) -> Answer? {
+        guard let key = knownKey(of: photo, asked),
+            let opened = verifiedFiles.open(key, path: cache.store.path(of: key))
+        else { return nil }
+        guard let image = opened.layout.part(CachedThumbnailer.imagePart),
+            let size = thumbnailer.size(inMetadata: opened.layout.metadata)
+        else {
+            try? opened.descriptor.close()
+            return nil
+        }
+        cache.store.touch(key)
+        cache.cache.countHit()
+        metrics.thumbnail(from: .disk)
+        var fields = MemoryCache.Entry.validators(
+            etag: "\"\(key.hex)\"", modified: photo.modified, maxAge: configuration.maxAge)
+        fields[.contentType] = asked.options.format.mimeType
+        fields[.imageSize] = "\(size.width)x\(size.height)"
+        fields[.contentLength] = String(image.size)
+        if asked.varies { fields[.vary] = "Accept" }
+        fields[.xCache] = ServerMetrics.Source.disk.rawValue
+        guard method != .head else {
+            try? opened.descriptor.close()
+            return Answer(status: .ok, headers: fields, body: nil)
+        }
+        metrics.sentFromFile()
+        return Answer(
+            status: .ok, headers: fields, body: nil,
+            file: FileBody(descriptor: opened.descriptor, offset: image.offset, length: image.size))
     }
 
     private func thumbnail(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields)
@@ -221,6 +268,7 @@ public final class ThumbService: Sendable {
             }
         }
         guard let thumbnail = read else { return nil }
+        verifiedFiles.record(key, path: cache.store.path(of: key))
         return remember(thumbnail, key: key, photo: photo, options: asked.options, identity: asked.identity(of: photo))
     }
 

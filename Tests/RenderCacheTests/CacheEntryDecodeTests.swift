@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 
 @testable import RenderCache
@@ -67,5 +68,39 @@ import Testing
                 #expect(decoded.parts.allSatisfy { !$0.name.isEmpty })
             }
         }
+    }
+}
+
+/// `CacheEntry.layout(of:fileSize:)`: where a stored entry's parts lie, read from a real file's
+/// header (what the server sends by sendfile); lies about sizes and cut files give nil.
+@Suite struct CacheEntryLayoutTests {
+    static func layout(of bytes: [UInt8]) throws -> CacheEntry.Layout? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = try FileDescriptor.open(path, .readOnly)
+        defer { try? descriptor.close() }
+        return CacheEntry.layout(of: descriptor, fileSize: bytes.count)
+    }
+
+    @Test func thePartsAreWhereTheEntrySaysAndNothingElseIs() throws {
+        let entry = CacheEntry(
+            parts: [("image", Data([1, 2, 3, 4, 5])), ("other", Data(repeating: 9, count: 3))],
+            metadata: Data(#"{"width":30}"#.utf8))
+        let bytes = try entry.encoded()
+        let layout = try #require(try Self.layout(of: bytes))
+        #expect(layout.metadata == entry.metadata)
+        let image = try #require(layout.part("image"))
+        #expect(Array(bytes[image.offset..<image.offset + image.size]) == [1, 2, 3, 4, 5])
+        let other = try #require(layout.part("other"))
+        #expect(other.offset == image.offset + 5 && other.size == 3 && other.offset + 3 == bytes.count)
+        #expect(try Self.layout(of: Array(bytes.dropLast())) == nil, "a cut file")
+        #expect(try Self.layout(of: bytes + [0]) == nil, "a longer file")
+        #expect(try Self.layout(of: Array(bytes.prefix(12))) == nil, "a cut header")
+        #expect(try Self.layout(of: [UInt8](repeating: 0x41, count: 64)) == nil, "not an entry")
+        let lie = CacheEntryDecodeTests.object(
+            header: #"{"parts": [{"name": "a", "size": 9223372036854775807}], "metadataSize": 1, "sha256": "DIGEST"}"#,
+            payload: [1, 2, 3])
+        #expect(try Self.layout(of: lie) == nil, "sizes that do not add up")
     }
 }

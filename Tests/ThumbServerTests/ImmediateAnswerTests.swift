@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RenderCache
 import TestSupport
 import Testing
 import ThumbServer
@@ -66,6 +67,58 @@ import VipsKit
             #expect(text.ranges(of: "X-Image-Size: 30x23").count == 2)
             #expect(text.range(of: "X-Image-Size: 30x23")!.lowerBound < health.lowerBound)
             #expect(text.range(of: "X-Image-Size: 30x23", options: .backwards)!.lowerBound > health.lowerBound)
+        }
+    }
+
+    /// A disk hit on an entry this server has read and found sound is sent from its file
+    /// (sendfile): the same bytes and headers as the read one, HEAD and pipelining included;
+    /// a file put in its place (another inode) with damaged bytes is not sent but read,
+    /// found corrupt, removed and rendered again.
+    @Test func aDiskHitOnAVerifiedEntryIsSentFromItsFile() async throws {
+        let tree = try ServedTree.make()
+        var configuration = ServerConfiguration(root: tree.root)
+        configuration.memoryCacheBytes = 0
+        try await LiveServer.with(configuration) { server in
+            let target = "/thumb/photos/quad.png?width=30"
+            let rendered = try await server.request(target)
+            let read = try await server.request(target)
+            #expect(try await server.metric("cardrender_cache_file_sends_total") == 0, "the first disk hit reads")
+            let sent = try await server.request(target)
+            #expect(rendered.header("X-Cache") == "rendered" && read.header("X-Cache") == "disk")
+            #expect(sent.status == 200 && sent.header("X-Cache") == "disk" && sent.body == rendered.body)
+            #expect(try await server.metric("cardrender_cache_file_sends_total") == 1)
+            for field in read.headers where field.name.canonicalName != "date" {
+                #expect(sent.headers[field.name] == field.value, "\(field.name)")
+            }
+            #expect(Set(sent.headers.map(\.name)) == Set(read.headers.map(\.name)))
+            let head = try await server.request(target, method: .head)
+            #expect(
+                head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(rendered.body.count))
+            // Three pipelined: the first sent from the file, another route, and the last (which
+            // asks to close, so goes to the responder: read from disk) in order.
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                ["\(target)", "/healthz", "\(target)"].enumerated().map { index, path in
+                    "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (index == 2 ? "Connection: close\r\n" : "") + "\r\n"
+                }.joined())
+            let (data, closed) = await connection.readUntilClosed(within: 30)
+            #expect(closed)
+            let health = try #require(data.firstRange(of: Data("\r\n\r\nok\n".utf8)))
+            let first = try #require(data.firstRange(of: rendered.body))
+            let second = try #require(data.lastRange(of: rendered.body))
+            #expect(first.upperBound <= health.lowerBound && second.lowerBound >= health.upperBound)
+            #expect(try await server.metric("cardrender_cache_file_sends_total") == 2)
+            // Another file in the entry's place, damaged: never sent unread.
+            let etag = try #require(sent.header("ETag"))
+            let key = try #require(CacheKey(hex: String(etag.dropFirst().dropLast())))
+            let path = server.service.cache.store.path(of: key)
+            var damaged = try Data(contentsOf: URL(fileURLWithPath: path))
+            damaged[damaged.count - 10] ^= 0xFF
+            try damaged.write(to: URL(fileURLWithPath: path + ".new"))
+            #expect(rename(path + ".new", path) == 0)
+            let again = try await server.request(target)
+            #expect(again.status == 200 && again.body == rendered.body && again.header("X-Cache") == "rendered")
+            #expect(try await server.metric("cardrender_cache_file_sends_total") == 2)
         }
     }
 
