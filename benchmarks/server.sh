@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load benchmark of `cardrender serve` (issue 6), one run, side by side:
-#  1. cache hits: width=200 PNGs of the corpus JPEGs, cardrender vs nginx serving the same
-#     bytes as static files (the ceiling);
+#  1. cache hits: width=200 PNGs of the corpus JPEGs, cardrender (from memory, and from
+#     the disk cache alone with --memory-cache 0) vs nginx serving the same bytes as static
+#     files (the ceiling);
 #  2. cache misses: every request a new width, each URL once, cardrender (with and without
 #     kept decodes) vs thumbor (PyPI, file loader, same photos, PNG output, as many
 #     processes as cores);
@@ -158,6 +159,14 @@ echo "thumbor check: $file_check" >&2
 echo "== cache hits: width=200 PNG, ${#names[@]} corpus JPEGs, wrk -t1 -c$connections -d$duration"
 load "nginx (static files, ceiling)" http://127.0.0.1:8302 "$work/static-urls"
 load "cardrender serve (cache hits)" http://127.0.0.1:8301 "$work/hits"
+# The same hits from the disk cache alone (sendfile after each entry's first, checked read).
+kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
+"$ours" serve --root "$root" --port 8301 --cache "$work/cache" --workers "$cores" --memory-cache 0 \
+  2>>"$work/serve.log" &
+serve_pid=$!
+pids+=("$serve_pid")
+wait_for http://127.0.0.1:8301/healthz
+load "cardrender serve (disk hits)" http://127.0.0.1:8301 "$work/hits"
 echo "== cache misses: a new width (150-349) per request, same photos and widths for both:" \
   "thumbor for $duration (it cannot reach the list's end), cardrender each of the 1,200 once"
 load "thumbor $("$venv/bin/thumbor" --version 2>/dev/null | tail -1) (PIL, $cores processes)" \

@@ -102,11 +102,6 @@ public struct CachedThumbnailer: Sendable {
     /// The name of a thumbnail entry's image part (`CacheEntry.part`).
     public static let imagePart = "image"
 
-    /// A thumbnail entry's size in pixels, from its metadata; nil when it is not a thumbnail's.
-    public func size(inMetadata metadata: Data) -> (width: Int, height: Int)? {
-        (try? JSONDecoder().decode(Metadata.self, from: metadata)).map { ($0.width, $0.height) }
-    }
-
     /// The cache entry of a thumbnail: the image and its metadata.
     private func entry(for thumbnail: Thumbnail) throws -> CacheEntry {
         let metadata = try JSONEncoder().encode(

@@ -164,20 +164,14 @@ public final class ThumbService: Sendable {
         guard let key = knownKey(of: photo, asked),
             let opened = verifiedFiles.open(key, path: cache.store.path(of: key))
         else { return nil }
-        guard let image = opened.layout.part(CachedThumbnailer.imagePart),
-            let size = thumbnailer.size(inMetadata: opened.layout.metadata)
-        else {
-            try? opened.descriptor.close()
-            return nil
-        }
-        cache.store.touch(key)
+        if opened.touch { cache.store.touch(key) }
         cache.cache.countHit()
         metrics.thumbnail(from: .disk)
         var fields = MemoryCache.Entry.validators(
             etag: "\"\(key.hex)\"", modified: photo.modified, maxAge: configuration.maxAge)
         fields[.contentType] = asked.options.format.mimeType
-        fields[.imageSize] = "\(size.width)x\(size.height)"
-        fields[.contentLength] = String(image.size)
+        fields[.imageSize] = "\(opened.width)x\(opened.height)"
+        fields[.contentLength] = String(opened.length)
         if asked.varies { fields[.vary] = "Accept" }
         fields[.xCache] = ServerMetrics.Source.disk.rawValue
         guard method != .head else {
@@ -187,7 +181,7 @@ public final class ThumbService: Sendable {
         metrics.sentFromFile()
         return Answer(
             status: .ok, headers: fields, body: nil,
-            file: FileBody(descriptor: opened.descriptor, offset: image.offset, length: image.size))
+            file: FileBody(descriptor: opened.descriptor, offset: opened.offset, length: opened.length))
     }
 
     private func thumbnail(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields)
@@ -262,13 +256,18 @@ public final class ThumbService: Sendable {
     /// entry: the workers then look further (the shared store) or render.
     private func diskEntry(of photo: Photo, _ asked: Asked) async -> MemoryCache.Entry? {
         guard let key = knownKey(of: photo, asked) else { return nil }
-        let read = try? await NIOThreadPool.singleton.runIfActive { [cache, thumbnailer] in
-            cache.cache.entry(for: key, nearestOnly: true).flatMap {
+        let read = try? await NIOThreadPool.singleton.runIfActive { [cache, thumbnailer, verifiedFiles] in
+            let thumbnail = cache.cache.entry(for: key, nearestOnly: true).flatMap {
                 thumbnailer.thumbnail(in: $0, format: asked.options.format)
             }
+            if let thumbnail {
+                verifiedFiles.record(
+                    key, path: cache.store.path(of: key), part: CachedThumbnailer.imagePart, width: thumbnail.width,
+                    height: thumbnail.height)
+            }
+            return thumbnail
         }
         guard let thumbnail = read else { return nil }
-        verifiedFiles.record(key, path: cache.store.path(of: key))
         return remember(thumbnail, key: key, photo: photo, options: asked.options, identity: asked.identity(of: photo))
     }
 

@@ -25,13 +25,31 @@ final class VerifiedEntryFiles: Sendable {
         let size: Int
     }
 
+    /// A sound entry file and what a hit needs of it, learnt when it was read.
+    private struct Known {
+        let identity: Identity
+        /// The image part's place in the file, and the thumbnail's size in pixels.
+        let offset: Int
+        let length: Int
+        let width: Int
+        let height: Int
+        /// When its modification time (the cache's LRU order) was last set.
+        var touched: ContinuousClock.Instant
+    }
+
     /// A verified entry file, open, and where its image lies: the caller owns `descriptor`.
     struct Opened {
         let descriptor: FileDescriptor
-        let layout: CacheEntry.Layout
+        let offset: Int
+        let length: Int
+        let width: Int
+        let height: Int
+        /// Whether the caller should set the file's modification time now (at most once a
+        /// minute per file: the LRU order needs no finer grain, and each is a syscall).
+        let touch: Bool
     }
 
-    private let known = Mutex<[CacheKey: Identity]>([:])
+    private let known = Mutex<[CacheKey: Known]>([:])
     /// The most keys remembered; past it the memo starts again (each entry is then read and
     /// checked once more).
     private let capacity: Int
@@ -40,35 +58,53 @@ final class VerifiedEntryFiles: Sendable {
         self.capacity = capacity
     }
 
-    /// Remembers the file now at `path` as the sound copy of `key` (just read and checked).
-    func record(_ key: CacheKey, path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size))
+    /// Remembers the file now at `path` as the sound copy of `key`, just read and checked,
+    /// with the part `part` (the image) of a thumbnail of `width` x `height`. Blocking (it
+    /// opens the file and reads its header): call it where blocking is allowed.
+    func record(_ key: CacheKey, path: String, part: String, width: Int, height: Int) {
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: .closeOnExec) else { return }
+        defer { try? descriptor.close() }
+        guard let identity = Self.identity(of: descriptor),
+            let image = CacheEntry.layout(of: descriptor, fileSize: identity.size)?.part(part)
+        else { return }
+        let entry = Known(
+            identity: identity, offset: image.offset, length: image.size, width: width, height: height,
+            touched: .now)
         known.withLock { known in
             if known.count >= capacity { known.removeAll() }
-            known[key] = identity
+            known[key] = entry
         }
     }
 
-    /// The file of `key` at `path`, open, when it is the file recorded as sound; nil (and
-    /// forgotten) when it is another file now, and nil when none was recorded.
+    /// The file of `key` at `path`, open, when it is the file recorded as sound (an `open`
+    /// and an `fstat`, nothing read); nil, and forgotten, when it is another file now; nil
+    /// when none was recorded.
     func open(_ key: CacheKey, path: String) -> Opened? {
         guard let expected = known.withLock({ $0[key] }) else { return nil }
         guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: .closeOnExec) else {
             forget(key)
             return nil
         }
-        var info = stat()
-        let identity =
-            fstat(descriptor.rawValue, &info) == 0
-            ? Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size)) : nil
-        guard identity == expected, let layout = CacheEntry.layout(of: descriptor, fileSize: expected.size) else {
+        guard Self.identity(of: descriptor) == expected.identity else {
             try? descriptor.close()
             forget(key)
             return nil
         }
-        return Opened(descriptor: descriptor, layout: layout)
+        let now = ContinuousClock.now
+        let touch = known.withLock { known in
+            guard now - expected.touched >= .seconds(60) else { return false }
+            known[key]?.touched = now
+            return true
+        }
+        return Opened(
+            descriptor: descriptor, offset: expected.offset, length: expected.length, width: expected.width,
+            height: expected.height, touch: touch)
+    }
+
+    private static func identity(of descriptor: FileDescriptor) -> Identity? {
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size))
     }
 
     private func forget(_ key: CacheKey) {
