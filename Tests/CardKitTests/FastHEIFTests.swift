@@ -45,6 +45,49 @@ struct FastHEIFTests {
         try FastPathTests().compare(file: path, CardSpec(), "irot \(quarters)")
     }
 
+    /// The box reader (`HEIFCodec.turn`, our C over bytes a stranger sends) on the corpus
+    /// HEIC's header cut at every length and with bytes overwritten at 3,000 places: it
+    /// answers a turn or nil, and never reads past what it was given: each input ends where
+    /// an unreadable page begins, so one byte read past it would stop the test run.
+    @Test func theTurnReaderSurvivesCutAndDamagedHeaders() throws {
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.iPhone)))
+        let header = Array(whole.prefix(4096))
+        var answers: Set<Int?> = []
+        for length in 0...header.count {
+            // A copy of exactly `length` bytes: the reader must stay inside it.
+            answers.insert(Self.beforeAGuardPage(Array(header.prefix(length))) { HEIFCodec.turn(of: $0) })
+        }
+        var state: UInt64 = 0x5EED
+        for _ in 0..<3000 {
+            var damaged = header
+            for _ in 0..<4 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                damaged[Int(state >> 33) % damaged.count] = UInt8(truncatingIfNeeded: state >> 17)
+            }
+            answers.insert(Self.beforeAGuardPage(damaged) { HEIFCodec.turn(of: $0) })
+        }
+        #expect(answers.isSubset(of: [nil, 1, 3, 6, 8]), "\(answers)")
+        #expect(answers.contains(6) && answers.contains(nil), "the whole header turns; cut ones do not")
+    }
+
+    /// `body` over a copy of `bytes` that ends exactly where a page mapped without access
+    /// begins.
+    static func beforeAGuardPage<T>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let dataPages = max(1, (bytes.count + page - 1) / page)
+        let total = (dataPages + 1) * page
+        let base = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)!
+        precondition(base != MAP_FAILED, "mmap")
+        defer { munmap(base, total) }
+        let guardPage = base + dataPages * page
+        precondition(mprotect(guardPage, page, PROT_NONE) == 0, "mprotect")
+        let start = guardPage - bytes.count
+        bytes.withUnsafeBytes {
+            if let source = $0.baseAddress { start.copyMemory(from: source, byteCount: bytes.count) }
+        }
+        return body(UnsafeRawBufferPointer(start: start, count: bytes.count))
+    }
+
     /// HEIC (x265) and AVIF (libaom) files libvips writes, without a profile, take the fast
     /// path and match; one with alpha, and every thumbnail, stay with libvips.
     @Test func otherEncodersFilesAndWhatStaysWithLibvips() throws {
