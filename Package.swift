@@ -79,6 +79,10 @@ let package = Package(
             name: "CTextLayout", dependencies: ["CPango", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
         // An HEIF photo's primary image straight through libheif (opened by CSharedLibraries).
         .target(name: "CHEIFBridge", dependencies: ["CSharedLibraries", "CPixelKernels"], cSettings: optimisedC),
+        // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CSharedLibraries.
+        .systemLibrary(name: "CQPDF"),
+        // PDF documents written and read through libqpdf: the press print files and preflight.
+        .target(name: "PressPDF", dependencies: ["CQPDF", "CSharedLibraries"]),
         .target(
             name: "FastPath",
             dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),
@@ -91,7 +95,7 @@ let package = Package(
         .target(
             name: "CardKit",
             dependencies: [
-                "VipsKit", "FastPath", "FileUtilities", "CTextLayout",
+                "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

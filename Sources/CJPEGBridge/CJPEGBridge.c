@@ -298,8 +298,9 @@ struct CJPEGBridge_encoder {
     int created;
 };
 
-CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality, int full_chroma, int optimize,
-                                              int dpi, size_t limit, int *failed) {
+/// An encoder of `components` (3: RGB, 4: CMYK) per pixel; see CJPEGBridge_encoder_open.
+static CJPEGBridge_encoder *open_encoder(int width, int height, int components, int quality, int full_chroma,
+                                         int optimize, int dpi, size_t limit, int *failed) {
     CJPEGBridge_encoder *encoder = calloc(1, sizeof *encoder);
     *failed = 0;
     if (!encoder) return NULL;
@@ -310,7 +311,7 @@ CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality
     dest->pub.empty_output_buffer = growing_empty;
     dest->pub.term_destination = growing_term;
     dest->limit = limit;
-    dest->size = (size_t)width * (size_t)height * 3 / 10;
+    dest->size = (size_t)width * (size_t)height * (size_t)components / 10;
     if (dest->size < 16384) dest->size = 16384;
     if (limit && dest->size > limit) dest->size = limit;
     dest->buffer = malloc(dest->size);
@@ -329,16 +330,22 @@ CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality
     cinfo->dest = &dest->pub;
     cinfo->image_width = (JDIMENSION)width;
     cinfo->image_height = (JDIMENSION)height;
-    cinfo->input_components = 3;
-    cinfo->in_color_space = JCS_RGB;
+    cinfo->input_components = components;
+    cinfo->in_color_space = components == 4 ? JCS_CMYK : JCS_RGB;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
-    int sampling = full_chroma ? 1 : 2;
-    cinfo->comp_info[0].h_samp_factor = sampling;
-    cinfo->comp_info[0].v_samp_factor = sampling;
+    if (components == 4) {
+        // Four planes at full resolution, no colour transform; libjpeg writes the Adobe
+        // marker that says so (and no JFIF header, which is for YCbCr and grey only).
+        jpeg_set_colorspace(cinfo, JCS_CMYK);
+    } else {
+        int sampling = full_chroma ? 1 : 2;
+        cinfo->comp_info[0].h_samp_factor = sampling;
+        cinfo->comp_info[0].v_samp_factor = sampling;
+        cinfo->write_JFIF_header = TRUE;
+    }
     cinfo->optimize_coding = optimize ? TRUE : FALSE;
     cinfo->dct_method = JDCT_ISLOW;
-    cinfo->write_JFIF_header = TRUE;
     if (dpi > 0) {
         cinfo->density_unit = 1;
         cinfo->X_density = (UINT16)dpi;
@@ -346,6 +353,11 @@ CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality
     }
     jpeg_start_compress(cinfo, TRUE);
     return encoder;
+}
+
+CJPEGBridge_encoder *CJPEGBridge_encoder_open(int width, int height, int quality, int full_chroma, int optimize,
+                                              int dpi, size_t limit, int *failed) {
+    return open_encoder(width, height, 3, quality, full_chroma, optimize, dpi, limit, failed);
 }
 
 int CJPEGBridge_encoder_write(CJPEGBridge_encoder *encoder, const uint8_t *rows, size_t stride, int count) {
@@ -441,4 +453,82 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
     if (status != 0) snprintf(message, message_size, "%s", encoder->message);
     CJPEGBridge_encoder_close(encoder);
     return status;
+}
+
+int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int quality,
+                            uint8_t **output, size_t *output_size, char *message, size_t message_size) {
+    *output = NULL;
+    *output_size = 0;
+    if (message_size > 0) message[0] = 0;
+    int failed = 0;
+    CJPEGBridge_encoder *encoder = open_encoder(width, height, 4, quality, 1, 1, 0, 0, &failed);
+    size_t stride = (size_t)width * 4;
+    uint8_t *row = malloc(stride ? stride : 1);
+    if (!encoder || !row) {
+        CJPEGBridge_encoder_close(encoder);
+        free(row);
+        snprintf(message, message_size, "out of memory for a JPEG encoder");
+        return -1;
+    }
+    int status = failed ? -1 : 0;
+    for (int y = 0; status == 0 && y < height; y++) {
+        // Adobe's convention for CMYK JPEGs: 255 is no ink.
+        const uint8_t *in = pixels + stride * (size_t)y;
+        for (size_t index = 0; index < stride; index++) row[index] = (uint8_t)(255 - in[index]);
+        status = CJPEGBridge_encoder_write(encoder, row, stride, 1);
+    }
+    free(row);
+    if (status == 0) status = CJPEGBridge_encoder_finish(encoder, output, output_size);
+    if (status != 0) snprintf(message, message_size, "%s", encoder->message);
+    CJPEGBridge_encoder_close(encoder);
+    return status;
+}
+
+int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width,
+                            int *height, char *message, size_t message_size) {
+    *pixels = NULL;
+    *width = *height = 0;
+    struct jpeg_decompress_struct cinfo;
+    bridge_error error;
+    install(&error, 1, message, message_size);
+    cinfo.err = &error.base;
+    // volatile: assigned between setjmp and a longjmp that may return to it.
+    uint8_t *volatile buffer = NULL;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        free(buffer);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    if (cinfo.num_components != 4) {
+        snprintf(message, message_size, "a %d-component JPEG, not CMYK", cinfo.num_components);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    if ((size_t)cinfo.image_width * cinfo.image_height > max_pixels) {
+        snprintf(message, message_size, "%u x %u pixels, over the limit", cinfo.image_width, cinfo.image_height);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    cinfo.out_color_space = JCS_CMYK;  // YCCK is turned back into CMYK by libjpeg
+    jpeg_start_decompress(&cinfo);
+    size_t stride = (size_t)cinfo.output_width * 4;
+    buffer = malloc(stride * cinfo.output_height);
+    if (!buffer) {
+        snprintf(message, message_size, "out of memory for %u x %u pixels", cinfo.output_width, cinfo.output_height);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = buffer + stride * cinfo.output_scanline;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    *width = (int)cinfo.output_width;
+    *height = (int)cinfo.output_height;
+    jpeg_destroy_decompress(&cinfo);
+    *pixels = buffer;
+    return 0;
 }

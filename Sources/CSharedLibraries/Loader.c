@@ -29,6 +29,7 @@ static Group groups[] = {
                                          "libcairo.so.2", "libfontconfig.so.1"},
                                PTHREAD_ONCE_INIT},
     [CSharedLibraries_heif] = {"libheif", {"libheif.so.1"}, PTHREAD_ONCE_INIT},
+    [CSharedLibraries_qpdf] = {"libqpdf", {"libqpdf.so.29"}, PTHREAD_ONCE_INIT},
 };
 
 /// Opens every file of `group`. RTLD_GLOBAL, as linking would: modules the libraries open
@@ -55,9 +56,10 @@ static void open_glib(void) { open_group(&groups[CSharedLibraries_glib]); }
 static void open_libvips(void) { open_group(&groups[CSharedLibraries_libvips]); }
 static void open_text(void) { open_group(&groups[CSharedLibraries_text]); }
 static void open_heif(void) { open_group(&groups[CSharedLibraries_heif]); }
+static void open_qpdf(void) { open_group(&groups[CSharedLibraries_qpdf]); }
 
 int CSharedLibraries_load(CSharedLibraries_Library library, const char **error) {
-    static void (*const openers[])(void) = {open_glib, open_libvips, open_text, open_heif};
+    static void (*const openers[])(void) = {open_glib, open_libvips, open_text, open_heif, open_qpdf};
     Group *group = &groups[library];
     pthread_once(&group->once, openers[library]);
     if (atomic_load_explicit(&group->loaded, memory_order_acquire)) return 0;

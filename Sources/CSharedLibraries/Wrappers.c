@@ -1,4 +1,4 @@
-// The functions cardrender calls in GLib, libvips, Pango/cairo/fontconfig and libheif, each opening
+// The functions cardrender calls in GLib, libvips, Pango/cairo/fontconfig, libheif and libqpdf, each opening
 // its library on first use; see CSharedLibraries.h. Each definition has the prototype of
 // the library's own header, so a mismatch is a compile error. The list is what our objects
 // leave undefined against those libraries (`nm -u`); a function missing here makes the
@@ -11,7 +11,9 @@
 #include <gmodule.h>
 #include <libheif/heif.h>
 #include <pango/pangocairo.h>
+#include <pango/pangofc-font.h>
 #include <pango/pangofc-fontmap.h>
+#include <qpdf/qpdf-c.h>
 #include <stdatomic.h>
 #include <vips/vips.h>
 
@@ -49,6 +51,7 @@ FUNCTION(glib, GModule*, g_module_open, (const gchar *file_name, GModuleFlags fl
 PROCEDURE(glib, g_object_unref, (gpointer object), (object))
 PROCEDURE(glib, g_strfreev, (gchar **str_array), (str_array))
 FUNCTION(glib, GTypeInstance*, g_type_check_instance_cast, (GTypeInstance *instance, GType iface_type), (instance, iface_type))
+FUNCTION(glib, gboolean, g_type_check_instance_is_a, (GTypeInstance *instance, GType iface_type), (instance, iface_type))
 FUNCTION(glib, gboolean, g_utf8_validate, (const gchar *str, gssize max_len, const gchar **end), (str, max_len, end))
 // libvips
 PROCEDURE(libvips, vips_area_unref, (VipsArea *area), (area))
@@ -129,6 +132,21 @@ PROCEDURE(text, pango_layout_set_text, (PangoLayout *layout, const char *text, i
 PROCEDURE(text, pango_layout_set_width, (PangoLayout *layout, int width), (layout, width))
 PROCEDURE(text, pango_layout_set_wrap, (PangoLayout *layout, PangoWrapMode wrap), (layout, wrap))
 
+// the message side as outlines (the press PDF)
+FUNCTION(text, cairo_path_t *, cairo_copy_path, (cairo_t *cr), (cr))
+FUNCTION(text, cairo_surface_t *, cairo_recording_surface_create, (cairo_content_t content, const cairo_rectangle_t *extents), (content, extents))
+PROCEDURE(text, cairo_path_destroy, (cairo_path_t *path), (path))
+PROCEDURE(text, cairo_new_path, (cairo_t *cr), (cr))
+FUNCTION(text, GType, pango_fc_font_get_type, (void), ())
+FUNCTION(text, FcPattern *, pango_fc_font_get_pattern, (PangoFcFont *font), (font))
+FUNCTION(text, FcResult, FcPatternGetBool, (const FcPattern *p, const char *object, int n, FcBool *b), (p, object, n, b))
+PROCEDURE(text, pango_cairo_glyph_string_path, (cairo_t *cr, PangoFont *font, PangoGlyphString *glyphs), (cr, font, glyphs))
+PROCEDURE(text, pango_cairo_show_glyph_string, (cairo_t *cr, PangoFont *font, PangoGlyphString *glyphs), (cr, font, glyphs))
+PROCEDURE(text, pango_glyph_string_extents, (PangoGlyphString *glyphs, PangoFont *font, PangoRectangle *ink_rect, PangoRectangle *logical_rect), (glyphs, font, ink_rect, logical_rect))
+PROCEDURE(text, pango_extents_to_pixels, (PangoRectangle *inclusive, PangoRectangle *nearest), (inclusive, nearest))
+PROCEDURE(text, pango_layout_iter_get_run_extents, (PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect), (iter, ink_rect, logical_rect))
+FUNCTION(text, int, pango_layout_iter_get_baseline, (PangoLayoutIter *iter), (iter))
+
 // libheif
 FUNCTION(heif, struct heif_context *, heif_context_alloc, (void), ())
 PROCEDURE(heif, heif_context_free, (struct heif_context *context), (context))
@@ -149,3 +167,55 @@ FUNCTION(heif, int, heif_image_get_height, (const struct heif_image *image, enum
 FUNCTION(heif, const uint8_t *, heif_image_get_plane_readonly, (const struct heif_image *image, enum heif_channel channel, int *out_stride), (image, channel, out_stride))
 FUNCTION(heif, int, heif_image_get_width, (const struct heif_image *image, enum heif_channel channel), (image, channel))
 PROCEDURE(heif, heif_image_release, (const struct heif_image *image), (image))
+
+// libqpdf (its C API): the press PDFs are written and read with it
+FUNCTION(qpdf, qpdf_data, qpdf_init, (void), ())
+PROCEDURE(qpdf, qpdf_cleanup, (qpdf_data *qpdf), (qpdf))
+PROCEDURE(qpdf, qpdf_silence_errors, (qpdf_data qpdf), (qpdf))
+PROCEDURE(qpdf, qpdf_set_suppress_warnings, (qpdf_data qpdf, QPDF_BOOL value), (qpdf, value))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_has_error, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, qpdf_error, qpdf_get_error, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_more_warnings, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, qpdf_error, qpdf_next_warning, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, char const *, qpdf_get_error_full_text, (qpdf_data q, qpdf_error e), (q, e))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_empty_pdf, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_read_memory, (qpdf_data qpdf, char const *description, char const *buffer, unsigned long long size, char const *password), (qpdf, description, buffer, size, password))
+FUNCTION(qpdf, qpdf_oh, qpdf_get_root, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, qpdf_oh, qpdf_get_trailer, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, int, qpdf_get_num_pages, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, qpdf_oh, qpdf_get_page_n, (qpdf_data qpdf, size_t zero_based_index), (qpdf, zero_based_index))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_add_page, (qpdf_data qpdf, qpdf_data newpage_qpdf, qpdf_oh newpage, QPDF_BOOL first), (qpdf, newpage_qpdf, newpage, first))
+FUNCTION(qpdf, qpdf_oh, qpdf_oh_parse, (qpdf_data qpdf, char const *object_str), (qpdf, object_str))
+FUNCTION(qpdf, qpdf_oh, qpdf_oh_new_array, (qpdf_data qpdf), (qpdf))
+PROCEDURE(qpdf, qpdf_oh_append_item, (qpdf_data qpdf, qpdf_oh oh, qpdf_oh item), (qpdf, oh, item))
+FUNCTION(qpdf, qpdf_oh, qpdf_oh_new_stream, (qpdf_data qpdf), (qpdf))
+PROCEDURE(qpdf, qpdf_oh_replace_stream_data, (qpdf_data qpdf, qpdf_oh stream_oh, unsigned char const *buf, size_t len, qpdf_oh filter, qpdf_oh decode_parms), (qpdf, stream_oh, buf, len, filter, decode_parms))
+FUNCTION(qpdf, qpdf_oh, qpdf_oh_get_dict, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+PROCEDURE(qpdf, qpdf_oh_replace_key, (qpdf_data qpdf, qpdf_oh oh, char const *key, qpdf_oh item), (qpdf, oh, key, item))
+FUNCTION(qpdf, qpdf_oh, qpdf_make_indirect_object, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, qpdf_oh, qpdf_oh_get_key, (qpdf_data qpdf, qpdf_oh oh, char const *key), (qpdf, oh, key))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_is_array, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_is_dictionary, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_is_name, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_is_number, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_is_stream, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_is_string, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, int, qpdf_oh_get_array_n_items, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, qpdf_oh, qpdf_oh_get_array_item, (qpdf_data qpdf, qpdf_oh oh, int n), (qpdf, oh, n))
+FUNCTION(qpdf, double, qpdf_oh_get_numeric_value, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, char const *, qpdf_oh_get_name, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, char const *, qpdf_oh_get_utf8_value, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+PROCEDURE(qpdf, qpdf_oh_begin_dict_key_iter, (qpdf_data qpdf, qpdf_oh dict), (qpdf, dict))
+FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_dict_more_keys, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, char const *, qpdf_oh_dict_next_key, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_oh_get_stream_data, (qpdf_data qpdf, qpdf_oh stream_oh, enum qpdf_stream_decode_level_e decode_level, QPDF_BOOL *filtered, unsigned char **bufp, size_t *len), (qpdf, stream_oh, decode_level, filtered, bufp, len))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_oh_get_page_content_data, (qpdf_data qpdf, qpdf_oh page_oh, unsigned char **bufp, size_t *len), (qpdf, page_oh, bufp, len))
+FUNCTION(qpdf, char const *, qpdf_oh_unparse, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_init_write_memory, (qpdf_data qpdf), (qpdf))
+PROCEDURE(qpdf, qpdf_set_deterministic_ID, (qpdf_data qpdf, QPDF_BOOL value), (qpdf, value))
+PROCEDURE(qpdf, qpdf_force_pdf_version, (qpdf_data qpdf, char const *version), (qpdf, version))
+PROCEDURE(qpdf, qpdf_set_object_stream_mode, (qpdf_data qpdf, enum qpdf_object_stream_e mode), (qpdf, mode))
+PROCEDURE(qpdf, qpdf_set_compress_streams, (qpdf_data qpdf, QPDF_BOOL value), (qpdf, value))
+FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_write, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, size_t, qpdf_get_buffer_length, (qpdf_data qpdf), (qpdf))
+FUNCTION(qpdf, unsigned char const *, qpdf_get_buffer, (qpdf_data qpdf), (qpdf))

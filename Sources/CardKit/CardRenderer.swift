@@ -1,3 +1,4 @@
+import FastPath
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -15,7 +16,9 @@ import VipsKit
 /// 3. placed: cropped, or scaled, rotated and moved, onto the window's background;
 /// 4. colour effect on the photo window;
 /// 5. window embedded in the card (plus bleed), frame art composited over it;
-/// 6. print file encoded with its dpi; sample and small image made from the print pixels.
+/// 6. print file encoded with its dpi; sample and small image made from the print pixels;
+/// 7. for a press (`Settings.press`), the print pixels separated to the press's CMYK and
+///    written with each back, as vector art, into a PDF/X file per postcard (`PressDocument`).
 public struct CardRenderer: Sendable {
     /// Everything besides the frames that decides a card's bytes: all of it goes into the
     /// cache key (`Encodable`), so a setting added here can never give stale cache hits.
@@ -32,12 +35,15 @@ public struct CardRenderer: Sendable {
         public var smallWidth: Int
         /// Which pixel path may render fronts.
         public var engine: RenderEngine
+        /// The press the print files are made for (a PDF/X postcard per recipient), or nil for
+        /// `printEncoding`'s file per side. A press sets the card's size, dpi and bleed.
+        public var press: PressProfile?
 
         public init(
             policy: DecodePolicy = .default, qualityThreshold: Double = 150,
             printEncoding: EncodeOptions = EncodeOptions(
                 format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
-            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto
+            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto, press: PressProfile? = nil
         ) {
             self.policy = policy
             self.qualityThreshold = qualityThreshold
@@ -45,7 +51,11 @@ public struct CardRenderer: Sendable {
             self.sampleLongSide = sampleLongSide
             self.smallWidth = smallWidth
             self.engine = engine
+            self.press = press
         }
+
+        /// The print files' extension: `pdf` for a press, else the encoding's.
+        public var printFileExtension: String { press == nil ? printEncoding.format.fileExtension : "pdf" }
     }
 
     /// The frame catalogue (nil: only frameless cards).
@@ -72,6 +82,8 @@ public struct CardRenderer: Sendable {
     ///   photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
+        var spec = spec
+        if let press = settings.press { spec.format = press.cardFormat }
         let header = try photo.photoHeader(policy: settings.policy)
         // The spec's limits and its text before any pixel work: a card refused for its spec
         // costs no decode (the photo's header, read just above, is checked first).
@@ -89,35 +101,57 @@ public struct CardRenderer: Sendable {
                 }
             }, settings: settings, specFile: specFile)
         let layout = plan.layout
-        let front: RenderedSide
+        // A press's PDF needs the print pixels (separated to CMYK); otherwise the print file is
+        // encoded as the pixels are made (streamed when the fast executor can).
+        let pressed = settings.press != nil
+        var front: RenderedSide
         let warning: String?
         let path: RenderPath
+        var pixels: MemoryImage?
         switch plan.executor {
         case .fast(let source):
             let fast = FastCardRenderer(settings: settings)
-            if let (side, fastWarning) = try fast.streamed(plan, photo: source) {
+            if !pressed, let (side, fastWarning) = try fast.streamed(plan, photo: source) {
                 (front, warning) = (side, fastWarning)
             } else {
-                let (pixels, fastWarning) = try fast.print(plan, photo: source)
-                (front, warning) = (try fast.encode(pixels, plan: plan), fastWarning)
+                let (print, fastWarning) = try fast.print(plan, photo: source)
+                (front, warning) = (try fast.encode(print, plan: plan, encodesPrint: !pressed), fastWarning)
+                pixels = print
             }
             path = .fast
         case .fastHEIF(let source):
             let fast = FastCardRenderer(settings: settings)
-            let (pixels, fastWarning) = try fast.print(plan, photo: source)
-            (front, warning) = (try fast.encode(pixels, plan: plan), fastWarning)
+            let (print, fastWarning) = try fast.print(plan, photo: source)
+            (front, warning) = (try fast.encode(print, plan: plan, encodesPrint: !pressed), fastWarning)
+            pixels = print
             path = .fast
         case .general:
-            (front, warning) = try renderGeneral(photo, plan: plan)
+            let (print, generalWarning) = try renderGeneral(photo, plan: plan)
+            front = try encodeOutputs(
+                print, sampleSize: plan.sampleSize, smallSize: plan.smallSize, encodesPrint: !pressed)
+            warning = generalWarning
+            if pressed {
+                pixels = MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels())
+            }
             path = .general
         }
         let effect = plan.effect
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
         var versos: [RenderedSide] = []
-        if spec.message != nil || !spec.recipients.isEmpty {
+        let hasBack = spec.message != nil || !spec.recipients.isEmpty
+        if hasBack {
             let backs = try VersoRenderer().render(
                 message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
-            versos = try backs.map { try encodeOutputs($0) }
+            versos = try backs.map { try encodeOutputs($0, encodesPrint: !pressed) }
+        }
+        if let press = settings.press, let pixels {
+            let postcards = try pressPostcards(
+                press, front: pixels, spec: spec, hasBack: hasBack, title: photo.name, specFile: specFile)
+            front = front.withPrint(postcards[0])
+            // The first back is page 2 of the front's file; each further recipient has its own.
+            for index in versos.indices {
+                versos[index] = versos[index].withPrint(index == 0 ? Data() : postcards[index])
+            }
         }
         return RenderedCard(
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
@@ -130,8 +164,8 @@ public struct CardRenderer: Sendable {
     /// memory inside the damage handler: a libvips failure there is the photo's (damaged
     /// data). Encoding runs after, outside it: an encoder failure is cardrender's, never
     /// blamed on the input nor retried leniently.
-    private func renderGeneral(_ photo: ImageData, plan: CardPlan) throws -> (RenderedSide, warning: String?) {
-        let (print, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
+    private func renderGeneral(_ photo: ImageData, plan: CardPlan) throws -> (VImage, warning: String?) {
+        try renderHandlingDamage(photo, policy: settings.policy) { strict in
             let window = try PhotoPlacer(plan: plan, policy: settings.policy).place(photo, strict: strict)
             let (x, y) = (plan.layout.window.x, plan.layout.window.y)
             var card = try plan.effect.apply(to: window)
@@ -144,7 +178,32 @@ public struct CardRenderer: Sendable {
             }
             return try card.withResolution(dotsPerInch: Double(plan.dpi)).inMemory()
         }
-        return (try encodeOutputs(print, sampleSize: plan.sampleSize, smallSize: plan.smallSize), warning)
+    }
+
+    /// The PDF/X postcards of a card for `press`: one per recipient (one when the card has
+    /// no recipient: the back with its message, or the photo side alone for a card without
+    /// a back), each the photo side then that recipient's back. The photo is separated and
+    /// encoded once for all of them.
+    private func pressPostcards(
+        _ press: PressProfile, front: MemoryImage, spec: CardSpec, hasBack: Bool, title: String, specFile: String
+    ) throws -> [Data] {
+        let document = PressDocument(press: press)
+        let photo = try document.separate(front, quality: settings.printEncoding.quality)
+        let name = String(title.split(separator: "/").last ?? Substring(title))
+        // Every file passes the shop's checks before it leaves the renderer.
+        func checked(_ pdf: [UInt8]) throws -> Data {
+            let report = Preflight(press: press).check(pdf, name: name)
+            guard report.passed else { throw PreflightError(file: name, failures: report.failures) }
+            return Data(pdf)
+        }
+        guard hasBack else { return [try checked(try document.pdf(photo: photo, back: nil, title: name))] }
+        let recipients: [Recipient?] = spec.recipients.isEmpty ? [nil] : spec.recipients
+        return try recipients.enumerated().map { index, recipient in
+            let back = try VersoRenderer().artwork(
+                message: spec.message, recipient: recipient, recipientIndex: index, format: spec.format,
+                specFile: specFile)
+            return try checked(try document.pdf(photo: photo, back: back, title: name))
+        }
     }
 
     private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {
@@ -160,10 +219,10 @@ public struct CardRenderer: Sendable {
 
     /// Print file, sample and small image of one finished side (sizes: a plan's, or for a
     /// back, the sample's long side and the small image's width from the settings).
-    private func encodeOutputs(_ print: VImage, sampleSize: Size? = nil, smallSize: Size? = nil) throws
-        -> RenderedSide
-    {
-        let printData = try print.encoded(settings.printEncoding)
+    private func encodeOutputs(
+        _ print: VImage, sampleSize: Size? = nil, smallSize: Size? = nil, encodesPrint: Bool = true
+    ) throws -> RenderedSide {
+        let printData = encodesPrint ? try print.encoded(settings.printEncoding) : Data()
         let longSide = max(print.width, print.height)
         let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
         let sample =

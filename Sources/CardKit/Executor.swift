@@ -14,7 +14,8 @@ enum Executor {
     /// photos (`FastHEIFSource`), when the plan asks only what it does.
     /// - Parameters:
     ///   - rotation: the placement's rotation in degrees (the fast executor turns by quarters).
-    ///   - outputIsJPEG: a card's print is a JPEG (libjpeg-turbo writes it; TIFF is libvips's).
+    ///   - outputIsJPEG: a card's print is a JPEG, or a press PDF's CMYK JPEG (libjpeg-turbo writes
+    ///     it; TIFF is libvips's).
     ///   - colourOnly: grey photos stay with libvips (a grey thumbnail stays grey there).
     ///   - keepsMetadata: the output keeps the input's metadata (libvips copies it).
     ///   - allowsHEIF: HEIF photos may take the fast executor (cards; a thumbnail does better

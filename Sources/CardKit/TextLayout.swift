@@ -90,6 +90,61 @@ public struct TextLayout {
     }
 }
 
+extension TextLayout {
+    /// A block laid out as outlines, for a PDF: the glyphs that have outlines as PDF path
+    /// operators, and the colour glyphs (emoji) as images.
+    public struct Outline {
+        /// What the layout measured (no `ink`).
+        public var block: Block
+        /// PDF path-construction operators (`m`, `l`, `c`, `h`) of every glyph with an
+        /// outline, in pixels, y down, the block's logical top left at 0, 0; empty when none.
+        public var path: String
+        /// The colour glyphs, drawn: top left in the block's pixels, straight RGBA.
+        public var images: [(x: Double, y: Double, width: Int, height: Int, rgba: [UInt8])]
+    }
+
+    /// Lays out `text` exactly as `layOut` does (same arguments, same lines and checks) and
+    /// gives its glyphs as outlines.
+    /// - Throws: `TextLayoutError`.
+    public static func outline(
+        _ text: String, font: String, dpi: Int, wrapWidth: Int?, alignment: Alignment = .left
+    ) throws -> Outline {
+        var result = CTextLayout_Outline()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = CTextLayout_outline(
+            text, font, Int32(dpi), Int32(wrapWidth ?? -1), alignment.rawValue, &result, &error, error.count)
+        defer { CTextLayout_free_outline(&result) }
+        guard status == 0 else {
+            throw TextLayoutError(
+                message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        let measures = result.measures
+        var block = Block(
+            lines: Int(measures.lines),
+            missingCharacter: measures.unknown_glyphs > 0 ? Unicode.Scalar(measures.first_unknown) : nil,
+            overflowingLine: nil, width: Int(measures.logical_width), height: Int(measures.logical_height), ink: nil)
+        if measures.overflow_start >= 0 {
+            let bytes = Array(text.utf8)
+            let start = min(Int(measures.overflow_start), bytes.count)
+            let end = min(start + Int(measures.overflow_length), bytes.count)
+            block.overflowingLine = String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        let path =
+            result.path.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: result.path_length), as: UTF8.self)
+            } ?? ""
+        let images = (0..<Int(result.image_count)).map { index in
+            let image = result.images[index]
+            let count = Int(image.width) * Int(image.height) * 4
+            return (
+                x: image.x, y: image.y, width: Int(image.width), height: Int(image.height),
+                rgba: [UInt8](UnsafeBufferPointer(start: image.pixels, count: count))
+            )
+        }
+        return Outline(block: block, path: path, images: images)
+    }
+}
+
 /// Pango or cairo could not lay out a text.
 public struct TextLayoutError: Error, CustomStringConvertible {
     public let message: String

@@ -117,6 +117,72 @@ public struct VersoRenderer: Sendable {
         return try card.withResolution(dotsPerInch: Double(format.dpi)).inMemory()
     }
 
+    /// The back for `recipient` as vector art (a press PDF's second page): the same geometry,
+    /// layout and checks as `render`, the text as glyph outlines.
+    /// - Throws: as `render(message:recipient:recipientIndex:format:specFile:)`.
+    public func artwork(
+        message: CardMessage?, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
+    ) throws -> VersoArtwork {
+        let geometry = Geometry(format: format)
+        let (width, height, margin) = (geometry.width, geometry.height, geometry.margin)
+        let bleed = Double(format.bleedPixels)
+        let mm = { (value: Double) in format.pixels(value) }
+        var fills: [VersoArtwork.Fill] = []
+        var pictures: [VersoArtwork.Picture] = []
+        func rectangle(_ x: Int, _ y: Int, _ width: Int, _ height: Int, _ rgb: [Double]) {
+            fills.append(.init(path: "\(x) \(y) \(width) \(height) re\n", origin: (bleed, bleed), rgb: rgb))
+        }
+        func text(_ outline: TextLayout.Outline, at origin: (x: Int, y: Int), rgb: [Double]) {
+            let (x, y) = (bleed + Double(origin.x), bleed + Double(origin.y))
+            if !outline.path.isEmpty { fills.append(.init(path: outline.path, origin: (x, y), rgb: rgb)) }
+            for image in outline.images {
+                pictures.append(
+                    .init(x: x + image.x, y: y + image.y, width: image.width, height: image.height, rgba: image.rgba))
+            }
+        }
+        let stamp = (width: mm(24), height: mm(30))
+        rectangle(geometry.divider, margin, max(2, mm(0.5)), height - 2 * margin, Self.ruleGrey)
+        let (stampX, stampY, line) = (width - margin - stamp.width, margin, max(2, mm(0.4)))
+        rectangle(stampX, stampY, stamp.width, line, Self.ruleGrey)
+        rectangle(stampX, stampY + stamp.height - line, stamp.width, line, Self.ruleGrey)
+        rectangle(stampX, stampY, line, stamp.height, Self.ruleGrey)
+        rectangle(stampX + stamp.width - line, stampY, line, stamp.height, Self.ruleGrey)
+        for index in 0..<5 {
+            rectangle(
+                geometry.ruleLeft, geometry.firstRule + index * geometry.ruleSpacing, geometry.ruleWidth,
+                max(2, mm(0.3)), [170, 170, 170])
+        }
+        if let message {
+            // Checked exactly as the raster back (lines, words, height, missing characters).
+            _ = try layOut(
+                message, areaWidth: geometry.messageWidth, areaHeight: geometry.messageHeight, dpi: format.dpi,
+                specFile: specFile, draw: false)
+            let alignment: TextLayout.Alignment =
+                switch message.align {
+                case .left: .left
+                case .centre: .centre
+                case .right: .right
+                }
+            let outline = try TextLayout.outline(
+                message.text, font: message.font.description(size: message.size), dpi: format.dpi,
+                wrapWidth: geometry.messageWidth, alignment: alignment)
+            text(outline, at: (margin, margin), rgb: message.colour.rgb)
+        }
+        if let recipient {
+            for (index, line) in addressLines(recipient, index: recipientIndex).enumerated() {
+                let block = try layOutAddress(
+                    line, width: geometry.ruleWidth, dpi: format.dpi, specFile: specFile, draw: false)
+                let outline = try TextLayout.outline(
+                    line.text, font: CardMessage.Font.sans.description(size: 12), dpi: format.dpi, wrapWidth: nil)
+                let ruleY = geometry.firstRule + index * geometry.ruleSpacing
+                text(outline, at: (geometry.ruleLeft + mm(1), ruleY - block.height - mm(1.5)), rgb: [0, 0, 0])
+            }
+        }
+        return VersoArtwork(
+            width: width + 2 * format.bleedPixels, height: height + 2 * format.bleedPixels, dpi: format.dpi,
+            fills: fills, pictures: pictures)
+    }
+
     /// Checks, without drawing, everything `render` would refuse in the text: characters no
     /// font has, the line count, words too wide, a message taller than its area, address
     /// lines too long. Cheap (a Pango layout per field), so a card fails before its photo is

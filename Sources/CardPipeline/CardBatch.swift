@@ -108,6 +108,8 @@ public struct CardBatch: Sendable {
                 let files = outputNames(stem: job.outputStem, side: index)
                 for (data, name) in [(side.print, files.print), (side.sample, files.sample), (side.small, files.small)]
                 {
+                    // A press card's first back has no print of its own: it is page 2 of the front's PDF.
+                    if data.isEmpty, name == files.print { continue }
                     try write(data, to: name)
                     if recordsDigests { digests[name] = ContentDigest.of(data) }
                 }
@@ -134,11 +136,13 @@ public struct CardBatch: Sendable {
     }
 
     /// The files of side `side` (0: the front, n: the back for recipient n), relative to
-    /// the output directory.
+    /// the output directory. With a press, each print file is a whole postcard (PDF): the
+    /// front's holds the first back too, so the first back's print is the front's file.
     func outputNames(stem: String, side: Int) -> CardOutcome.Outputs {
         let base = side == 0 ? stem : "\(stem).verso-\(side)"
+        let printBase = renderer.settings.press != nil && side == 1 ? stem : base
         return CardOutcome.Outputs(
-            print: base + ".print." + renderer.settings.printEncoding.format.fileExtension,
+            print: printBase + ".print." + renderer.settings.printFileExtension,
             sample: base + ".sample.jpg", small: base + ".small.png")
     }
 

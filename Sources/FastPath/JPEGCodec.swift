@@ -132,4 +132,50 @@ public enum JPEGCodec {
         defer { free(output) }
         return [UInt8](UnsafeBufferPointer(start: output, count: size))
     }
+
+    /// The CMYK samples of a 4-component JPEG as stored (4 bytes a pixel, not inverted),
+    /// refusing more than `maxPixels`.
+    /// - Throws: `Failure` with libjpeg's message (any corrupt-data warning included).
+    public static func decodeCMYK(_ data: [UInt8], maxPixels: Int) throws(Failure) -> (
+        pixels: [UInt8], width: Int, height: Int
+    ) {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBufferPointer {
+            CJPEGBridge_decode_cmyk(
+                $0.baseAddress, $0.count, maxPixels, &pixels, &width, &height, &message, message.count)
+        }
+        guard status == 0, let pixels else {
+            free(pixels)
+            throw Failure(message: Self.text(message))
+        }
+        defer { free(pixels) }
+        let count = Int(width) * Int(height) * 4
+        return ([UInt8](UnsafeBufferPointer(start: pixels, count: count)), Int(width), Int(height))
+    }
+
+    /// Encodes CMYK pixels (4 bytes each, rows packed, 0 no ink to 255 full ink, as
+    /// `ColourTransform.cmyk` gives them) as a baseline JPEG, every plane at full resolution,
+    /// stored inverted with the Adobe marker as Adobe's programs do: a PDF places it with
+    /// `/Decode [1 0 1 0 1 0 1 0]`.
+    /// - Throws: `Failure` with libjpeg's message.
+    public static func encodeCMYK(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws(Failure) -> [UInt8] {
+        precondition(pixels.count == width * height * 4, "CMYK pixels must be 4 bytes each")
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = pixels.withUnsafeBufferPointer { pixels in
+            CJPEGBridge_encode_cmyk(
+                pixels.baseAddress, Int32(width), Int32(height), Int32(quality), &output, &size, &message,
+                message.count)
+        }
+        guard status == 0, let output else {
+            free(output)
+            throw Failure(message: Self.text(message))
+        }
+        defer { free(output) }
+        return [UInt8](UnsafeBufferPointer(start: output, count: size))
+    }
 }

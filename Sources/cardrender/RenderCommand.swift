@@ -64,6 +64,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "JPEG quality of the print file, 1-100.")
     var quality: Int = 92
 
+    @Option(
+        help: ArgumentHelp(
+            "The print file a press takes: rgb-jpeg (an RGB JPEG per side, at the spec's size), eu-a6-fogra39 (PDF/X-1a, FOGRA39 CMYK, A6 + 3 mm bleed), us-4x6-gracol (PDF/X-1a, GRACoL 2006, 4x6 in + 1/8 in bleed) or gelato-a6 (PDF/X-4, GRACoL 2006, A6 + 4 mm bleed). A PDF press prints every card at its size, dpi and bleed, one PDF per postcard (photo side, then the back).",
+            valueName: "name"))
+    var press: PressName = .rgbJPEG
+
     @Option(help: ArgumentHelp("The frame catalogue directory (default: the bundled frames/).", valueName: "dir"))
     var frames: String?
 
@@ -98,6 +104,14 @@ struct RenderCommand: ParsableCommand {
         case jpeg, tiff
     }
 
+    /// The press profiles by name (`PressProfile.presets`).
+    enum PressName: String, CaseIterable, ExpressibleByArgument {
+        case rgbJPEG = "rgb-jpeg"
+        case euA6FOGRA39 = "eu-a6-fogra39"
+        case us4x6GRACoL = "us-4x6-gracol"
+        case gelatoA6 = "gelato-a6"
+    }
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1; received \(jobs).") }
         guard minDpi > 0 else { throw ValidationError("--min-dpi must be above 0; received \(minDpi).") }
@@ -106,6 +120,11 @@ struct RenderCommand: ParsableCommand {
         }
         guard maxRecipients >= 1 else {
             throw ValidationError("--max-recipients must be at least 1; received \(maxRecipients).")
+        }
+        if press != .rgbJPEG, printFormat != .jpeg {
+            throw ValidationError(
+                "--print-format \(printFormat.rawValue) cannot be used with --press \(press.rawValue), "
+                    + "whose print file is a PDF.")
         }
         guard maxMessageBytes >= 1 else {
             throw ValidationError("--max-message-bytes must be at least 1; received \(maxMessageBytes).")
@@ -121,7 +140,8 @@ struct RenderCommand: ParsableCommand {
         let renderer = CardRenderer(
             catalogue: catalogue,
             settings: CardRenderer.Settings(
-                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding, engine: engine),
+                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding, engine: engine,
+                press: try Resources.pressProfile(press.rawValue)),
             limits: CardLimits(maxRecipients: maxRecipients, maxMessageBytes: maxMessageBytes))
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
         let cache = caching.open()

@@ -95,12 +95,28 @@ import VipsKit
         #expect(try key(renamed) == baseKey)
     }
 
+    /// A press profile whose condition has `profile` as its ICC bytes (the key holds a digest).
+    static func press(
+        profile: [UInt8], bleed: Double = 3, format: PressProfile.Format = .pdfX1a, inkLimit: Int = 300
+    ) -> PressProfile {
+        PressProfile(
+            name: "test", source: "tests", size: .a6, bleed: bleed, safeZone: 5, format: format,
+            condition: PressCondition(
+                identifier: "FOGRA39", description: "test", inkLimit: inkLimit, profile: profile,
+                profileName: "test.icc"))
+    }
+
     @Test func everyRendererSettingChangesTheKey() throws {
         let settings = CardRenderer.Settings()
         #expect(
             labels(settings) == [
-                "policy", "qualityThreshold", "printEncoding", "sampleLongSide", "smallWidth", "engine",
+                "policy", "qualityThreshold", "printEncoding", "sampleLongSide", "smallWidth", "engine", "press",
             ])
+        let press = Self.press(profile: [1, 2, 3])
+        #expect(labels(press) == ["name", "source", "size", "bleed", "safeZone", "dpi", "format", "condition"])
+        #expect(
+            labels(press.condition)
+                == ["identifier", "description", "registry", "inkLimit", "profile", "profileName", "profileDigest"])
         #expect(labels(settings.policy) == ["maxPixels", "maxFileBytes", "formats", "damage"])
         #expect(
             labels(settings.printEncoding)
@@ -126,6 +142,11 @@ import VipsKit
             ("sampleLongSide", { $0.sampleLongSide = 801 }),
             ("smallWidth", { $0.smallWidth = 201 }),
             ("engine", { $0.engine = .general }),
+            ("press", { $0.press = Self.press(profile: [1, 2, 3]) }),
+            ("press.bleed", { $0.press = Self.press(profile: [1, 2, 3], bleed: 4) }),
+            ("press.format", { $0.press = Self.press(profile: [1, 2, 3], format: .pdfX4) }),
+            ("press.condition.profile", { $0.press = Self.press(profile: [1, 2, 4]) }),
+            ("press.condition.inkLimit", { $0.press = Self.press(profile: [1, 2, 3], inkLimit: 320) }),
         ]
         var seen: Set<CacheKey> = [try key(Self.base, settings)]
         for (name, change) in variants {

@@ -1,4 +1,4 @@
-// CSharedLibraries: libvips, GLib, Pango/cairo/fontconfig and libheif opened on first use.
+// CSharedLibraries: libvips, GLib, Pango/cairo/fontconfig, libheif and libqpdf opened on first use.
 //
 // Why this exists: linking libvips makes the dynamic loader map and resolve its whole
 // dependency tree (118 libraries) before `main`, in every process, although a JPEG card or
@@ -27,6 +27,8 @@ typedef enum CSharedLibraries_Library {
     CSharedLibraries_text,
     /// libheif (`libheif.so.1`, which libvips's HEIF module also uses): HEIC on the fast path.
     CSharedLibraries_heif,
+    /// libqpdf (`libqpdf.so.29`): the press PDFs are written and read through its C API.
+    CSharedLibraries_qpdf,
 } CSharedLibraries_Library;
 
 /// Opens `library` once per process (later calls return at once, from any thread).

@@ -52,6 +52,37 @@ int CTextLayout_run(const char *text, const char *font, int dpi, int wrap_width,
                     const double rgb[3], int draw, CTextLayout_Result *result, char *error,
                     size_t error_size);
 
+/// A run of colour glyphs (emoji) drawn as an image, where no outline exists.
+typedef struct CTextLayout_Image {
+    /// The image's top left in the layout, in pixels (the layout's logical top left is 0, 0).
+    double x, y;
+    int width, height;
+    /// Straight RGBA, width * height * 4 bytes.
+    unsigned char *pixels;
+} CTextLayout_Image;
+
+/// A layout as outlines: what a PDF fills with one ink, plus the colour glyphs as images.
+typedef struct CTextLayout_Outline {
+    /// What the layout measured, as CTextLayout_run gives it (no pixels).
+    CTextLayout_Result measures;
+    /// Every glyph that has an outline, as PDF path-construction operators (`m`, `l`, `c`,
+    /// `h`) in pixels, y down, the layout's logical top left at 0, 0; NULL when none.
+    char *path;
+    size_t path_length;
+    /// The runs of colour glyphs, drawn.
+    CTextLayout_Image *images;
+    int image_count;
+} CTextLayout_Outline;
+
+/// Lays out `text` as CTextLayout_run does (same arguments, same layout, same checks) and
+/// gives its glyphs as outlines instead of pixels. Returns 0, or -1 with a sentence in
+/// `error`. Free with CTextLayout_free_outline.
+int CTextLayout_outline(const char *text, const char *font, int dpi, int wrap_width, int align,
+                        CTextLayout_Outline *outline, char *error, size_t error_size);
+
+/// Frees an outline's path and images.
+void CTextLayout_free_outline(CTextLayout_Outline *outline);
+
 /// Frees the pixels of a result.
 void CTextLayout_free(CTextLayout_Result *result);
 

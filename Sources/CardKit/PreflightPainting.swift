@@ -1,0 +1,293 @@
+import FastPath
+import PressPDF
+
+/// What a PDF's pages paint, as preflight measures it: every page's content (and the forms
+/// it draws) read once with the transformation and fill colour in force.
+struct PreflightPainting {
+    /// An image as drawn.
+    struct Image {
+        /// The resource name and object (`/Photo 8 0 R`).
+        var name: String
+        /// Pixels per inch as drawn (the lower of the two directions).
+        var ppi: Double
+        /// The highest total ink (percent) averaged over `Preflight.inkArea` squares, or why
+        /// it cannot be measured.
+        var maximumInk: Result<Double, InkProblem>
+    }
+
+    /// Why an image's ink could not be measured.
+    struct InkProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private(set) var colourSpaces: Set<String> = []
+    private(set) var rgbOperators = 0
+    private(set) var transparency: [String] = []
+    private(set) var fonts: [(name: String, embedded: Bool)] = []
+    private(set) var images: [Image] = []
+    /// The highest total ink of a vector fill colour, percent.
+    private(set) var maximumFillInk = 0.0
+    /// Fills and text painted in rich black (black with C, M or Y under it).
+    private(set) var richBlackFills = 0
+
+    private var measuredInk: [String: Result<Double, InkProblem>] = [:]
+    private var seenFonts: Set<String> = []
+    private var seenForms: Set<String> = []
+
+    init(document: QPDFDocument) {
+        for index in 0..<document.pageCount {
+            let page = document.page(index)
+            if let group = document.value("/Group", in: page),
+                document.value("/S", in: group).flatMap(document.name) == "Transparency"
+            {
+                transparency.append("page \(index + 1) has a transparency group")
+            }
+            let resources = document.value("/Resources", in: page)
+            guard let content = try? document.contents(of: page) else { continue }
+            paint(content, resources: resources, matrix: .identity, in: document)
+        }
+    }
+
+    /// The fill colour in force, as CMYK fractions (nil: not CMYK or gray).
+    private typealias Colour = [Double]?
+
+    private mutating func paint(
+        _ content: [UInt8], resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, in document: QPDFDocument
+    ) {
+        if let resources { inspect(resources, in: document) }
+        var fill: Colour = [0, 0, 0, 1]
+        var saved: [Colour] = []
+        var calls: [(String, [PDFContentScanner.Operand], PDFContentScanner.Matrix)] = []
+        PDFContentScanner(content).scan(from: matrix) { calls.append(($0, $1, $2)) }
+        for (name, operands, current) in calls {
+            let numbers = operands.compactMap { if case .number(let value) = $0 { value } else { nil } }
+            switch name {
+            case "q": saved.append(fill)
+            case "Q": fill = saved.popLast() ?? fill
+            case "k":
+                colourSpaces.insert("DeviceCMYK")
+                fill = numbers.count == 4 ? numbers : nil
+                if let fill { maximumFillInk = max(maximumFillInk, fill.reduce(0, +) * 100) }
+            case "K": colourSpaces.insert("DeviceCMYK")
+            case "g":
+                colourSpaces.insert("DeviceGray")
+                fill = numbers.count == 1 ? [0, 0, 0, 1 - numbers[0]] : nil
+            case "G": colourSpaces.insert("DeviceGray")
+            case "rg", "RG":
+                colourSpaces.insert("DeviceRGB")
+                rgbOperators += 1
+                if name == "rg" { fill = nil }
+            case "cs", "CS":
+                if case .name(let space)? = operands.last {
+                    colourSpaces.insert(space == "Pattern" ? "Pattern" : space)
+                }
+                if name == "cs" { fill = nil }
+            case "f", "F", "f*", "B", "B*", "b", "b*", "Tj", "TJ", "'", "\"":
+                if let fill, fill.count == 4, fill[3] >= 0.9, fill[0] + fill[1] + fill[2] > 0.001 {
+                    richBlackFills += 1
+                }
+            case "Do":
+                if case .name(let key)? = operands.last {
+                    draw(key, resources: resources, matrix: current, in: document)
+                }
+            default: break
+            }
+        }
+    }
+
+    /// The colour spaces, fonts and graphics states a resource dictionary offers.
+    private mutating func inspect(_ resources: QPDFDocument.Object, in document: QPDFDocument) {
+        if let spaces = document.value("/ColorSpace", in: resources) {
+            for key in document.keys(spaces) {
+                if let space = document.value(key, in: spaces) {
+                    colourSpaces.insert(Self.describe(space, in: document))
+                }
+            }
+        }
+        if let states = document.value("/ExtGState", in: resources) {
+            for key in document.keys(states) {
+                guard let state = document.value(key, in: states) else { continue }
+                for alpha in ["/CA", "/ca"] {
+                    if let value = document.value(alpha, in: state).flatMap(document.number), value < 1 {
+                        transparency.append("graphics state \(key) sets \(alpha) \(value)")
+                    }
+                }
+                if let mask = document.value("/SMask", in: state), document.name(mask) != "None" {
+                    transparency.append("graphics state \(key) has a soft mask")
+                }
+                if let blend = document.value("/BM", in: state).flatMap(document.name),
+                    !["Normal", "Compatible"].contains(blend)
+                {
+                    transparency.append("graphics state \(key) blends \(blend)")
+                }
+            }
+        }
+        if let fontDictionary = document.value("/Font", in: resources) {
+            for key in document.keys(fontDictionary) {
+                guard let font = document.value(key, in: fontDictionary) else { continue }
+                let identity = document.unparse(font)
+                guard seenFonts.insert(identity).inserted else { continue }
+                let name = document.value("/BaseFont", in: font).flatMap(document.name) ?? key
+                fonts.append((name, Self.isEmbedded(font, in: document)))
+            }
+        }
+    }
+
+    private static func isEmbedded(_ font: QPDFDocument.Object, in document: QPDFDocument) -> Bool {
+        if document.value("/Subtype", in: font).flatMap(document.name) == "Type3" { return true }
+        var described = font
+        if let descendant = document.value("/DescendantFonts", in: font).flatMap(document.items)?.first {
+            described = descendant
+        }
+        guard let descriptor = document.value("/FontDescriptor", in: described) else { return false }
+        return ["/FontFile", "/FontFile2", "/FontFile3"].contains { document.value($0, in: descriptor) != nil }
+    }
+
+    /// A colour space's family: `DeviceCMYK`, `ICCBased CMYK`, `ICCBased RGB`, `Separation`...
+    static func describe(_ space: QPDFDocument.Object, in document: QPDFDocument) -> String {
+        if let name = document.name(space) { return name }
+        guard let items = document.items(space), let family = items.first.flatMap(document.name) else { return "?" }
+        if family == "ICCBased", items.count > 1 {
+            switch document.value("/N", in: items[1]).flatMap(document.number) {
+            case 1: return "ICCBased Gray"
+            case 3: return "ICCBased RGB"
+            case 4: return "ICCBased CMYK"
+            default: return "ICCBased"
+            }
+        }
+        if family == "Indexed", items.count > 1 { return describe(items[1], in: document) }
+        return family
+    }
+
+    private mutating func draw(
+        _ key: String, resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, in document: QPDFDocument
+    ) {
+        guard let resources, let objects = document.value("/XObject", in: resources),
+            let object = document.value("/" + key, in: objects)
+        else { return }
+        let identity = document.unparse(object)
+        switch document.value("/Subtype", in: object).flatMap(document.name) {
+        case "Image":
+            let width = document.value("/Width", in: object).flatMap(document.number) ?? 0
+            let height = document.value("/Height", in: object).flatMap(document.number) ?? 0
+            let scales = matrix.scales
+            let ppi = min(
+                scales.x > 0 ? width / (scales.x / 72) : .infinity, scales.y > 0 ? height / (scales.y / 72) : .infinity)
+            if let space = document.value("/ColorSpace", in: object) {
+                colourSpaces.insert(Self.describe(space, in: document))
+            }
+            if document.value("/SMask", in: object) != nil { transparency.append("image /\(key) has a soft mask") }
+            let ink =
+                measuredInk[identity]
+                ?? Self.maximumInk(of: object, ppi: ppi, in: document)
+            measuredInk[identity] = ink
+            images.append(Image(name: "/\(key) (\(identity))", ppi: ppi, maximumInk: ink))
+        case "Form":
+            guard seenForms.insert(identity + "@\(matrix)").inserted, let content = try? document.data(of: object)
+            else {
+                return
+            }
+            if let group = document.value("/Group", in: object),
+                document.value("/S", in: group).flatMap(document.name) == "Transparency"
+            {
+                transparency.append("form /\(key) has a transparency group")
+            }
+            var formMatrix = PDFContentScanner.Matrix.identity
+            if let numbers = document.value("/Matrix", in: object).flatMap(document.items)?.compactMap(document.number),
+                numbers.count == 6
+            {
+                formMatrix = PDFContentScanner.Matrix(
+                    a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3], e: numbers[4], f: numbers[5])
+            }
+            paint(
+                content, resources: document.value("/Resources", in: object) ?? resources,
+                matrix: formMatrix.then(matrix), in: document)
+        default: break
+        }
+    }
+
+    /// The highest total ink of an image, averaged over `Preflight.inkArea` squares at `ppi`.
+    private static func maximumInk(of image: QPDFDocument.Object, ppi: Double, in document: QPDFDocument) -> Result<
+        Double, InkProblem
+    > {
+        let width = Int(document.value("/Width", in: image).flatMap(document.number) ?? 0)
+        let height = Int(document.value("/Height", in: image).flatMap(document.number) ?? 0)
+        let bits = Int(document.value("/BitsPerComponent", in: image).flatMap(document.number) ?? 0)
+        let space = document.value("/ColorSpace", in: image).map { describe($0, in: document) } ?? "?"
+        let components: Int
+        switch space {
+        case "DeviceCMYK", "ICCBased CMYK": components = 4
+        case "DeviceGray", "ICCBased Gray": components = 1
+        default: return .failure(InkProblem(description: "a \(space) image (only CMYK and gray are measured)"))
+        }
+        guard width > 0, height > 0, bits == 8, width * height <= Preflight.maxImagePixels else {
+            return .failure(InkProblem(description: "\(width) x \(height) at \(bits) bits is not measured"))
+        }
+        let filters: [String] =
+            document.value("/Filter", in: image).map { filter in
+                document.name(filter).map { [$0] } ?? (document.items(filter) ?? []).compactMap(document.name)
+            } ?? []
+        var samples: [UInt8]
+        do {
+            let data = try document.data(of: image)
+            if filters.last == "DCTDecode" {
+                guard components == 4 else {
+                    return .failure(InkProblem(description: "a gray JPEG image is not measured"))
+                }
+                let decoded = try JPEGCodec.decodeCMYK(data, maxPixels: Preflight.maxImagePixels)
+                guard decoded.width == width, decoded.height == height else {
+                    return .failure(
+                        InkProblem(
+                            description: "its JPEG is \(decoded.width) x \(decoded.height), not \(width) x \(height)"))
+                }
+                samples = decoded.pixels
+            } else if filters.allSatisfy({ $0 == "FlateDecode" }) {
+                samples = data
+            } else {
+                return .failure(InkProblem(description: "filters \(filters) are not measured"))
+            }
+        } catch {
+            return .failure(InkProblem(description: "cannot be decoded (\(error))"))
+        }
+        guard samples.count >= width * height * components else {
+            return .failure(InkProblem(description: "its data is shorter than \(width) x \(height) pixels"))
+        }
+        // `/Decode` maps each sample to its ink (`[1 0]` for Adobe's inverted CMYK JPEGs).
+        let decode = document.value("/Decode", in: image).flatMap(document.items)?.compactMap(document.number) ?? []
+        var lookup: [[Double]] = []
+        for component in 0..<components {
+            let (low, high) =
+                decode.count == 2 * components ? (decode[2 * component], decode[2 * component + 1]) : (0.0, 1.0)
+            // Gray is lightness: its ink is 1 - value.
+            lookup.append(
+                (0..<256).map { sample in
+                    let value = low + Double(sample) / 255 * (high - low)
+                    return components == 1 ? 1 - value : value
+                })
+        }
+        let box = max(1, Int((ppi / 25.4 * Preflight.inkArea).rounded()))
+        let columns = (width + box - 1) / box
+        var highest = 0.0
+        var sums = [Double](repeating: 0, count: columns)
+        var counts = [Int](repeating: 0, count: columns)
+        for y in 0..<height {
+            let row = y * width * components
+            for x in 0..<width {
+                var total = 0.0
+                for component in 0..<components {
+                    total += lookup[component][Int(samples[row + x * components + component])]
+                }
+                sums[x / box] += total
+                counts[x / box] += 1
+            }
+            if (y + 1) % box == 0 || y == height - 1 {
+                for column in 0..<columns where counts[column] > 0 {
+                    highest = max(highest, sums[column] / Double(counts[column]))
+                }
+                sums = [Double](repeating: 0, count: columns)
+                counts = [Int](repeating: 0, count: columns)
+            }
+        }
+        return .success(highest * 100)
+    }
+}

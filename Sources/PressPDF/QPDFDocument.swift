@@ -1,0 +1,239 @@
+internal import CQPDF
+
+/// A PDF document in libqpdf, built from scratch or read from bytes: the one Swift face of
+/// libqpdf's C API (Debian `libqpdf-dev`, Apache-2.0), opened on first use.
+///
+/// Why libqpdf and not a PDF writer of our own: the cross-reference table, object numbering,
+/// string and name escaping, stream lengths, the `/ID` and the reading of PDFs other
+/// programs wrote (preflight) are where hand-written PDF code breaks; qpdf is the reference
+/// tool print shops' own checks are run with.
+///
+/// Objects are made from PDF syntax (`object("<< /Type /Page >>")`), which qpdf parses, so
+/// the page structure reads as the PDF it becomes. A document belongs to one thread at a
+/// time (libqpdf's rule); it is not `Sendable`.
+public final class QPDFDocument {
+    /// What libqpdf said when it failed.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// An object of this document (valid only with the document that made it).
+    public struct Object: Hashable {
+        fileprivate let handle: qpdf_oh
+    }
+
+    private var qpdf: qpdf_data?
+    /// The warnings libqpdf gave while reading (damage it repaired), in order.
+    public private(set) var warnings: [String] = []
+
+    /// An empty document, to build a PDF in.
+    /// - Throws: `Failure`.
+    public init() throws(Failure) {
+        qpdf = qpdf_init()
+        qpdf_silence_errors(qpdf)
+        qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
+        _ = qpdf_empty_pdf(qpdf)
+        try check("an empty PDF")
+    }
+
+    /// The PDF in `bytes`; `name` is used in messages.
+    /// - Throws: `Failure` when qpdf cannot read it even with repair.
+    public init(reading bytes: [UInt8], name: String) throws(Failure) {
+        qpdf = qpdf_init()
+        qpdf_silence_errors(qpdf)
+        qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                qpdf_read_memory(qpdf, name, characters.baseAddress, UInt64(buffer.count), nil)
+            }
+        }
+        try check("reading \(name)")
+        collectWarnings()
+    }
+
+    deinit { qpdf_cleanup(&qpdf) }
+
+    // MARK: building
+
+    /// A direct object parsed from PDF syntax.
+    /// - Throws: `Failure` for text that is not one PDF object.
+    public func object(_ syntax: String) throws(Failure) -> Object {
+        let handle = qpdf_oh_parse(qpdf, syntax)
+        try check("parsing \(syntax.prefix(60))")
+        return Object(handle: handle)
+    }
+
+    /// An indirect object parsed from PDF syntax (what other objects refer to).
+    public func indirect(_ syntax: String) throws(Failure) -> Object {
+        let made = Object(handle: qpdf_make_indirect_object(qpdf, try object(syntax).handle))
+        try check("making an indirect object")
+        return made
+    }
+
+    /// An indirect stream of `data`, already encoded with `filter` (nil: raw, which the
+    /// writer compresses), its dictionary given the `entries` (keys with their slash).
+    public func stream(_ data: [UInt8], filter: String? = nil, entries: [(String, Object)] = []) throws(Failure)
+        -> Object
+    {
+        let stream = qpdf_oh_new_stream(qpdf)
+        let filterObject = try object(filter.map { "/" + $0 } ?? "null")
+        let parameters = try object("null")
+        data.withUnsafeBufferPointer { buffer in
+            qpdf_oh_replace_stream_data(
+                qpdf, stream, buffer.baseAddress, buffer.count, filterObject.handle, parameters.handle)
+        }
+        let dictionary = qpdf_oh_get_dict(qpdf, stream)
+        for (key, value) in entries { qpdf_oh_replace_key(qpdf, dictionary, key, value.handle) }
+        try check("making a stream")
+        return Object(handle: stream)
+    }
+
+    /// A direct array of `items`.
+    public func array(_ items: [Object]) throws(Failure) -> Object {
+        let array = qpdf_oh_new_array(qpdf)
+        for item in items { qpdf_oh_append_item(qpdf, array, item.handle) }
+        try check("making an array")
+        return Object(handle: array)
+    }
+
+    /// Sets `key` (with its slash) of the dictionary `object` to `value`.
+    public func set(_ key: String, of object: Object, to value: Object) throws(Failure) {
+        qpdf_oh_replace_key(qpdf, object.handle, key, value.handle)
+        try check("setting \(key)")
+    }
+
+    /// Appends `page` (an indirect `/Type /Page` dictionary) to the page tree.
+    public func addPage(_ page: Object) throws(Failure) {
+        _ = qpdf_add_page(qpdf, qpdf, page.handle, QPDF_FALSE)
+        try check("adding a page")
+    }
+
+    /// The catalog.
+    public var root: Object { Object(handle: qpdf_get_root(qpdf)) }
+    /// The trailer dictionary (`/Info`, `/ID`).
+    public var trailer: Object { Object(handle: qpdf_get_trailer(qpdf)) }
+
+    /// The document as PDF `version` ("1.3", "1.6"): streams compressed, no object streams
+    /// (PDF/X-1a's PDF 1.3 and 1.4 have none), the `/ID` computed from the content, so the
+    /// same document always gives the same bytes.
+    /// - Throws: `Failure`.
+    public func write(version: String) throws(Failure) -> [UInt8] {
+        _ = qpdf_init_write_memory(qpdf)
+        qpdf_set_object_stream_mode(qpdf, qpdf_o_disable)
+        qpdf_set_compress_streams(qpdf, QPDF_TRUE)
+        qpdf_force_pdf_version(qpdf, version)
+        qpdf_set_deterministic_ID(qpdf, QPDF_TRUE)
+        _ = qpdf_write(qpdf)
+        try check("writing the PDF")
+        guard let buffer = qpdf_get_buffer(qpdf) else { throw Failure(message: "qpdf wrote nothing") }
+        return [UInt8](UnsafeBufferPointer(start: buffer, count: qpdf_get_buffer_length(qpdf)))
+    }
+
+    // MARK: reading
+
+    /// The number of pages.
+    public var pageCount: Int { max(0, Int(qpdf_get_num_pages(qpdf))) }
+
+    /// Page `index` (from 0).
+    public func page(_ index: Int) -> Object { Object(handle: qpdf_get_page_n(qpdf, index)) }
+
+    /// The value of `key` (with its slash) in a dictionary or a stream's dictionary, or nil
+    /// when absent or null.
+    public func value(_ key: String, in object: Object) -> Object? {
+        let dictionary =
+            qpdf_oh_is_stream(qpdf, object.handle) == QPDF_TRUE ? qpdf_oh_get_dict(qpdf, object.handle) : object.handle
+        guard qpdf_oh_is_dictionary(qpdf, dictionary) == QPDF_TRUE else { return nil }
+        let value = qpdf_oh_get_key(qpdf, dictionary, key)
+        return unparse(Object(handle: value)) == "null" ? nil : Object(handle: value)
+    }
+
+    /// The items of an array (nil when `object` is not one).
+    public func items(_ object: Object) -> [Object]? {
+        guard qpdf_oh_is_array(qpdf, object.handle) == QPDF_TRUE else { return nil }
+        return (0..<qpdf_oh_get_array_n_items(qpdf, object.handle)).map {
+            Object(handle: qpdf_oh_get_array_item(qpdf, object.handle, $0))
+        }
+    }
+
+    /// The keys of a dictionary (with their slashes), or of a stream's dictionary.
+    public func keys(_ object: Object) -> [String] {
+        let dictionary =
+            qpdf_oh_is_stream(qpdf, object.handle) == QPDF_TRUE ? qpdf_oh_get_dict(qpdf, object.handle) : object.handle
+        guard qpdf_oh_is_dictionary(qpdf, dictionary) == QPDF_TRUE else { return [] }
+        var keys: [String] = []
+        qpdf_oh_begin_dict_key_iter(qpdf, dictionary)
+        while qpdf_oh_dict_more_keys(qpdf) == QPDF_TRUE {
+            keys.append(String(cString: qpdf_oh_dict_next_key(qpdf)))
+        }
+        return keys
+    }
+
+    /// A number's value (nil when `object` is not a number).
+    public func number(_ object: Object) -> Double? {
+        qpdf_oh_is_number(qpdf, object.handle) == QPDF_TRUE ? qpdf_oh_get_numeric_value(qpdf, object.handle) : nil
+    }
+
+    /// A name without its slash (nil when `object` is not a name).
+    public func name(_ object: Object) -> String? {
+        guard qpdf_oh_is_name(qpdf, object.handle) == QPDF_TRUE else { return nil }
+        return String(String(cString: qpdf_oh_get_name(qpdf, object.handle)).dropFirst())
+    }
+
+    /// A string's text (nil when `object` is not a string).
+    public func string(_ object: Object) -> String? {
+        guard qpdf_oh_is_string(qpdf, object.handle) == QPDF_TRUE else { return nil }
+        return String(cString: qpdf_oh_get_utf8_value(qpdf, object.handle))
+    }
+
+    /// Whether `object` is a stream.
+    public func isStream(_ object: Object) -> Bool { qpdf_oh_is_stream(qpdf, object.handle) == QPDF_TRUE }
+
+    /// A stream's data, general-purpose filters (Flate) undone; image filters such as
+    /// DCTDecode are kept (`decoded` false) or undone too (true).
+    /// - Throws: `Failure` when the data cannot be read or decoded.
+    public func data(of stream: Object, decodingImages: Bool = false) throws(Failure) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var filtered: QPDF_BOOL = QPDF_FALSE
+        _ = qpdf_oh_get_stream_data(
+            qpdf, stream.handle, decodingImages ? qpdf_dl_all : qpdf_dl_generalized, &filtered, &buffer, &length)
+        defer { free(buffer) }
+        try check("reading a stream")
+        guard let buffer else { return [] }
+        return [UInt8](UnsafeBufferPointer(start: buffer, count: length))
+    }
+
+    /// A page's content streams, concatenated and decoded.
+    /// - Throws: `Failure`.
+    public func contents(of page: Object) throws(Failure) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        _ = qpdf_oh_get_page_content_data(qpdf, page.handle, &buffer, &length)
+        defer { free(buffer) }
+        try check("reading a page's content")
+        guard let buffer else { return [] }
+        return [UInt8](UnsafeBufferPointer(start: buffer, count: length))
+    }
+
+    /// `object` in PDF syntax (references as `N 0 R`).
+    public func unparse(_ object: Object) -> String { String(cString: qpdf_oh_unparse(qpdf, object.handle)) }
+
+    // MARK: errors
+
+    /// Throws libqpdf's error of the last call, if any, saying what was being done.
+    private func check(_ doing: String) throws(Failure) {
+        guard qpdf_has_error(qpdf) == QPDF_TRUE else { return }
+        let error = qpdf_get_error(qpdf)
+        let text = error.map { String(cString: qpdf_get_error_full_text(qpdf, $0)) } ?? "unknown error"
+        throw Failure(message: "\(doing): \(text)")
+    }
+
+    private func collectWarnings() {
+        while qpdf_more_warnings(qpdf) == QPDF_TRUE {
+            if let warning = qpdf_next_warning(qpdf) {
+                warnings.append(String(cString: qpdf_get_error_full_text(qpdf, warning)))
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import CardKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `cardrender preflight`: a print shop's checks on PDF postcards, as a checklist.
+struct PreflightCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preflight",
+        abstract: "Check PDF postcards the way a print shop does, before sending them.",
+        discussion: """
+            Checks each file for: structure (qpdf reads it without repair), PDF/X \
+            identification and Trapped, a GTS_PDFX output intent with its CMYK profile, 1 or 2 \
+            pages, TrimBox inside BleedBox inside MediaBox, no RGB, no transparency (PDF/X-1a), \
+            fonts embedded or none, image resolution, total ink (averaged over 1 mm squares) and \
+            black text in black ink alone. With --press, also the profile's trim size, bleed, \
+            printing condition, PDF/X version, dpi and ink limit; without, 300 ppi and 300 % ink. \
+            Prints a checklist per file. Exit status: 0 every file passed, 1 a check failed or a \
+            file could not be read, 64 usage error.
+            """)
+
+    @Argument(help: ArgumentHelp("The PDF files.", valueName: "file"))
+    var files: [String]
+
+    @Option(
+        help: ArgumentHelp(
+            "The press profile to check against: eu-a6-fogra39, us-4x6-gracol or gelato-a6 (see `cardrender render --help`).",
+            valueName: "name"))
+    var press: RenderCommand.PressName?
+
+    @Flag(name: .shortAndLong, help: "Print only the files that fail, with their failed checks.")
+    var quiet = false
+
+    func validate() throws {
+        if press == .rgbJPEG { throw ValidationError("--press rgb-jpeg makes JPEGs, not PDFs: nothing to preflight.") }
+    }
+
+    func run() throws {
+        let profile = try press.flatMap { try Resources.pressProfile($0.rawValue) }
+        let preflight = Preflight(press: profile)
+        var failed = 0
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                Console.error("cardrender: \(file): cannot be read")
+                failed += 1
+                continue
+            }
+            let report = preflight.check([UInt8](data), name: file)
+            if !report.passed { failed += 1 }
+            if quiet && report.passed { continue }
+            var lines = ["\(file): \(report.passed ? "passed" : "FAILED")"]
+            for check in report.checks where !quiet || !check.passed {
+                lines.append("  \(check.passed ? "ok  " : "FAIL") \(check.name): \(check.detail)")
+            }
+            print(lines.joined(separator: "\n"))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
