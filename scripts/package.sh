@@ -31,6 +31,8 @@ install -D -m 755 "$binary" "$prefix/bin/cardrender"
 strip "$prefix/bin/cardrender"
 mkdir -p "$prefix/share/cardrender"
 cp -R frames "$prefix/share/cardrender/frames"
+mkdir -p "$prefix/share/cardrender/press"
+cp press/profiles/*.icc press/profiles/README.md "$prefix/share/cardrender/press/"
 cp -R deploy "$prefix/share/cardrender/deploy"
 cp README.md "$prefix/share/cardrender/README.md"
 
@@ -40,10 +42,10 @@ arch="$(dpkg --print-architecture)"
 fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji"
 # The libraries the binary itself names (DT_NEEDED), not what they pull in (their own
 # packages depend on the rest), and those it opens on first use instead of linking them
-# (Sources/CSharedLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif).
+# (Sources/CSharedLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif, libqpdf).
 needed="$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
 opened="libvips.so.42 libgobject-2.0.so.0 libgmodule-2.0.so.0 libglib-2.0.so.0 libpangocairo-1.0.so.0
-  libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1 libheif.so.1"
+  libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1 libheif.so.1 libqpdf.so.29"
 packages="$({ for name in $needed; do
   library="$(awk -v name="$name" '$1 == name && $3 ~ /^\// {print $3}' <<<"$links")"
   [[ -n $library ]] || continue
@@ -80,5 +82,5 @@ CONTROL
 deb="$dist/cardrender_${version}_${arch}.deb"
 dpkg-deb --root-owner-group --build "$stage" "$deb" >&2
 rm -rf "$stage"
-echo "package: $prefix (bin/cardrender, share/cardrender/frames) and $deb" >&2
+echo "package: $prefix (bin/cardrender, share/cardrender/frames, share/cardrender/press) and $deb" >&2
 echo "package: Depends: $depends, $fonts" >&2

