@@ -97,6 +97,38 @@ public final class QPDFDocument {
         return Object(handle: array)
     }
 
+    /// A copy in this document of `object` from `other` with everything it refers to
+    /// (a page's resources, an output intent), as an indirect object. libqpdf reads the
+    /// copied streams' data from `other` when this document is written: keep `other` alive
+    /// until then (`withExtendedLifetime`).
+    /// - Throws: `Failure`.
+    public func copy(_ object: Object, from other: QPDFDocument) throws(Failure) -> Object {
+        if qpdf_oh_is_indirect(other.qpdf, object.handle) == QPDF_TRUE {
+            let copied = qpdf_oh_copy_foreign_object(qpdf, other.qpdf, object.handle)
+            // libqpdf records a failure on the document the object came from.
+            try other.check("copying an object from another PDF")
+            try check("copying an object from another PDF")
+            return Object(handle: copied)
+        }
+        // libqpdf copies only indirect objects: a direct dictionary or array is rebuilt here,
+        // its indirect members copied, its scalars parsed from their syntax.
+        if qpdf_oh_is_dictionary(other.qpdf, object.handle) == QPDF_TRUE {
+            let dictionary = try self.object("<< >>")
+            for key in other.keys(object) {
+                if let value = other.value(key, in: object) {
+                    try set(key, of: dictionary, to: try copy(value, from: other))
+                }
+            }
+            return dictionary
+        }
+        if let items = other.items(object) {
+            var copies: [Object] = []
+            for item in items { copies.append(try copy(item, from: other)) }
+            return try array(copies)
+        }
+        return try self.object(other.unparse(object))
+    }
+
     /// Sets `key` (with its slash) of the dictionary `object` to `value`.
     public func set(_ key: String, of object: Object, to value: Object) throws(Failure) {
         qpdf_oh_replace_key(qpdf, object.handle, key, value.handle)
@@ -222,7 +254,7 @@ public final class QPDFDocument {
     // MARK: errors
 
     /// Throws libqpdf's error of the last call, if any, saying what was being done.
-    private func check(_ doing: String) throws(Failure) {
+    fileprivate func check(_ doing: String) throws(Failure) {
         guard qpdf_has_error(qpdf) == QPDF_TRUE else { return }
         let error = qpdf_get_error(qpdf)
         let text = error.map { String(cString: qpdf_get_error_full_text(qpdf, $0)) } ?? "unknown error"

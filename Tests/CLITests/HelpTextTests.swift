@@ -8,7 +8,7 @@ import Testing
 @Suite(.libvips) struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["render"], ["thumb"], ["serve"], ["sign"], ["frames"], ["cache"], ["cache", "stats"], ["cache", "gc"],
-        ["cache", "verify"], ["runs"], ["runs", "verify"], ["runs", "merge"], ["preflight"],
+        ["cache", "verify"], ["runs"], ["runs", "verify"], ["runs", "merge"], ["preflight"], ["impose"],
     ]
 
     static let directory = Fixtures.root.path + "/Tests/CLITests/Help"

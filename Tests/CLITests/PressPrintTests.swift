@@ -11,11 +11,15 @@ import VipsKit
     static let toolsInstalled =
         tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
         && (try? Tools.run("/usr/bin/python3", ["-c", "import pikepdf"]).status) == 0
-    static let noTools: Comment = "qpdf, poppler-utils, ghostscript or python3-pikepdf missing (scripts/setup.sh installs them)"
+    static let noTools: Comment =
+        "qpdf, poppler-utils, ghostscript or python3-pikepdf missing (scripts/setup.sh installs them)"
 
     static let message = "Bonjour de Paris ! Wish you were here."
     static let recipients: [[String: String]] = [
-        ["name": "Ada Lovelace", "address1": "12 rue de la Paix", "postcode": "75002", "city": "Paris", "country": "fr"],
+        [
+            "name": "Ada Lovelace", "address1": "12 rue de la Paix", "postcode": "75002", "city": "Paris",
+            "country": "fr",
+        ],
         ["name": "Grace Hopper", "address1": "1 Navy Way", "postcode": "10001", "city": "New York", "country": "us"],
     ]
 
@@ -131,8 +135,10 @@ import VipsKit
                     print('rgb ops', sum(content.split().count(op) for op in ('rg', 'RG')))
                 print(sorted(spaces))
                 """)
-            let profileSize = try Data(contentsOf: Fixtures.root.appendingPathComponent("press/profiles/FOGRA39-TAC300.icc"))
-                .count
+            let profileSize = try Data(
+                contentsOf: Fixtures.root.appendingPathComponent("press/profiles/FOGRA39-TAC300.icc")
+            )
+            .count
             let lines = structure.split(separator: "\n").map(String.init)
             #expect(lines[0] == "/GTS_PDFX FOGRA39 4 \(profileSize)")
             #expect(lines[1] == "PDF/X-1:2001 PDF/X-1a:2001 /False")
@@ -166,7 +172,8 @@ import VipsKit
         let images = try ["card.print.pdf", "card.verso-2.print.pdf"].map { file in
             try pikepdf(
                 out + "/" + file,
-                "import hashlib; print(hashlib.sha256(pdf.pages[0].Resources.XObject.Photo.read_raw_bytes()).hexdigest())")
+                "import hashlib; print(hashlib.sha256(pdf.pages[0].Resources.XObject.Photo.read_raw_bytes()).hexdigest())"
+            )
         }
         #expect(images[0] == images[1])
     }
@@ -209,7 +216,8 @@ import VipsKit
             default: [UInt8((x - 1200) * 255 / 400), UInt8((x - 1200) * 85 / 400), UInt8(255 - (x - 1200) * 255 / 400)]
             }
         }
-        let out = try render(press: "eu-a6-fogra39", message: nil, recipients: [], photo: photo, fields: ["frame": NSNull()])
+        let out = try render(
+            press: "eu-a6-fogra39", message: nil, recipients: [], photo: photo, fields: ["frame": NSNull()])
         let file = out + "/card.print.pdf"
         #expect(try tool("/usr/bin/pdfinfo", file).contains("Pages:           1"), "no back: the photo side alone")
         _ = try tool(
@@ -220,7 +228,8 @@ import VipsKit
         let pixels = try ink.eightBitPixels()
         var highest = 0
         for index in stride(from: 0, to: pixels.count, by: 4) {
-            highest = max(highest, Int(pixels[index]) + Int(pixels[index + 1]) + Int(pixels[index + 2]) + Int(pixels[index + 3]))
+            highest = max(
+                highest, Int(pixels[index]) + Int(pixels[index + 1]) + Int(pixels[index + 2]) + Int(pixels[index + 3]))
         }
         let percent = Double(highest) * 100 / 255
         #expect(percent <= 300, "total ink \(percent) %")
@@ -256,14 +265,16 @@ import VipsKit
         let media = try #require(usBoxes["MediaBox"])
         #expect(abs(media[2] - 6.25 * 72) < 0.5 && abs(media[3] - 4.25 * 72) < 0.5, "\(media)")
         #expect(abs((usBoxes["TrimBox"]?[0] ?? 0) - 9) < 0.3)
-        #expect(try pikepdf(us, "print(str(pdf.Root.OutputIntents[0].OutputConditionIdentifier))").contains("CGATS TR 006"))
+        #expect(
+            try pikepdf(us, "print(str(pdf.Root.OutputIntents[0].OutputConditionIdentifier))").contains("CGATS TR 006"))
 
         let gelato = try render(press: "gelato-a6") + "/card.print.pdf"
         let info = try tool("/usr/bin/pdfinfo", gelato)
         #expect(info.contains("PDF version:     1.6"), "\(info)")
         let trim = try #require(try boxes(gelato, page: 1)["TrimBox"])
         #expect(abs(trim[0] - 4 / 25.4 * 72) < 0.3, "4 mm bleed: \(trim)")
-        let xmp = try pikepdf(gelato, "print(str(pdf.docinfo.GTS_PDFXVersion)); print(pdf.Root.Metadata.read_bytes().decode())")
+        let xmp = try pikepdf(
+            gelato, "print(str(pdf.docinfo.GTS_PDFXVersion)); print(pdf.Root.Metadata.read_bytes().decode())")
         #expect(xmp.hasPrefix("PDF/X-4\n") && xmp.contains("<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>"))
         #expect(try tool("/usr/bin/qpdf", "--check", gelato).contains("No syntax or stream encoding errors"))
     }
@@ -283,7 +294,10 @@ import VipsKit
         for round in 0..<2 {
             let run = try Tools.run(
                 Tools.cardrender,
-                ["render", input, "--out", scratch + "/out\(round)", "--press", "eu-a6-fogra39", "--cache", scratch + "/cache"])
+                [
+                    "render", input, "--out", scratch + "/out\(round)", "--press", "eu-a6-fogra39", "--cache",
+                    scratch + "/cache",
+                ])
             #expect(run.status == 0, "\(run.stderr)")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch + "/out\(round)/card.print.pdf"))
             #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: first + "/card.print.pdf"))))
@@ -308,20 +322,40 @@ import VipsKit
         // Each file breaks one rule; pikepdf edits our good file.
         let scratch = try Fixtures.scratchDirectory()
         let broken: [(String, String, String)] = [
-            ("rgb", "pdf.pages[1].Contents.write(b'1 0 0 rg 0 0 10 10 re f ' + pdf.pages[1].Contents.read_bytes())", "FAIL colour: RGB found"),
-            ("richblack", "pdf.pages[1].Contents.write(pdf.pages[1].Contents.read_bytes().replace(b'0 0 0 1 k', b'0.6 0.4 0.4 1 k'))", "FAIL black text"),
+            (
+                "rgb", "pdf.pages[1].Contents.write(b'1 0 0 rg 0 0 10 10 re f ' + pdf.pages[1].Contents.read_bytes())",
+                "FAIL colour: RGB found"
+            ),
+            (
+                "richblack",
+                "pdf.pages[1].Contents.write(pdf.pages[1].Contents.read_bytes().replace(b'0 0 0 1 k', b'0.6 0.4 0.4 1 k'))",
+                "FAIL black text"
+            ),
             ("intent", "del pdf.Root.OutputIntents", "FAIL output intent: no GTS_PDFX output intent"),
             ("pdfx", "del pdf.docinfo.GTS_PDFXVersion", "FAIL PDF/X: no GTS_PDFXVersion"),
             ("trim", "del pdf.pages[0].TrimBox", "FAIL boxes: page 1 has no TrimBox"),
             ("pages", "pdf.pages.append(pdf.pages[1])", "FAIL pages: 3"),
-            ("transparency", "pdf.pages[0].Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency)", "FAIL transparency"),
+            (
+                "transparency", "pdf.pages[0].Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency)",
+                "FAIL transparency"
+            ),
             ("lowres", "pdf.pages[0].Contents.write(b'q 900 0 0 700 0 0 cm /Photo Do Q')", "FAIL resolution"),
-            ("ink", "pdf.pages[1].Contents.write(b'q 1 1 1 1 k 0 0 100 100 re f Q ' + pdf.pages[1].Contents.read_bytes())", "FAIL ink: over the limit"),
-            ("font", "pdf.pages[1].Resources.Font = pikepdf.Dictionary(F1=pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType, BaseFont=pikepdf.Name.Arial))", "FAIL fonts: not embedded: Arial"),
+            (
+                "ink",
+                "pdf.pages[1].Contents.write(b'q 1 1 1 1 k 0 0 100 100 re f Q ' + pdf.pages[1].Contents.read_bytes())",
+                "FAIL ink: over the limit"
+            ),
+            (
+                "font",
+                "pdf.pages[1].Resources.Font = pikepdf.Dictionary(F1=pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType, BaseFont=pikepdf.Name.Arial))",
+                "FAIL fonts: not embedded: Arial"
+            ),
         ]
         for (name, edit, failure) in broken {
             let file = "\(scratch)/\(name).pdf"
-            _ = try tool("/usr/bin/python3", "-c", "import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\n\(edit)\npdf.save(sys.argv[2])", good, file)
+            _ = try tool(
+                "/usr/bin/python3", "-c",
+                "import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\n\(edit)\npdf.save(sys.argv[2])", good, file)
             let run = try Tools.run(Tools.cardrender, ["preflight", file, "--press", "eu-a6-fogra39"])
             #expect(run.status == 1, "\(name) passed: \(run.stdoutText)")
             #expect(run.stdoutText.contains(failure), "\(name): \(run.stdoutText)")
@@ -336,16 +370,75 @@ import VipsKit
         }
     }
 
+    @Test(.enabled(if: toolsInstalled, noTools))
+    func imposedSheetsHoldTheCardsAsFormsWithBacksInRegister() throws {
+        let out = try render(press: "eu-a6-fogra39")
+        let scratch = try Fixtures.scratchDirectory()
+        let cards = [out + "/card.print.pdf", out + "/card.verso-2.print.pdf", out + "/card.print.pdf"]
+        let sheets = scratch + "/sheets.pdf"
+        let run = try Tools.run(Tools.cardrender, ["impose"] + cards + ["--sheet", "sra3", "--out", sheets])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("3 postcards on 1 sheet of 450 x 320 mm, 2 x 2 up"), "\(run.stderr)")
+        #expect(try tool("/usr/bin/qpdf", "--check", sheets).contains("No syntax or stream encoding errors"))
+        let info = try tool("/usr/bin/pdfinfo", sheets)
+        #expect(info.contains("Pages:           2") && info.contains("PDF subtype:    PDF/X-1:2001"), "\(info)")
+        // Each card a form; the back of the card at the top left lies at the top right.
+        let placed = try pikepdf(
+            sheets,
+            """
+            import re
+            print(str(pdf.Root.OutputIntents[0].OutputConditionIdentifier))
+            for page in pdf.pages:
+                forms = page.Resources.XObject
+                print(' '.join(sorted(str(forms[k].Subtype) for k in forms.keys())))
+                content = page.Contents.read_bytes().decode('latin-1')
+                for a, b, c, d, x, y, name in re.findall(r'q ([-0-9.]+) ([-0-9.]+) ([-0-9.]+) ([-0-9.]+) ([-0-9.]+) ([-0-9.]+) cm (/Card[0-9]) Do Q', content):
+                    print(name, round(float(x)), round(float(y)))
+                print('marks', content.count(' l\\n'))
+            """)
+        let lines = placed.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "FOGRA39")
+        #expect(lines[1] == "/Form /Form /Form" && lines[6] == "/Form /Form /Form", "\(placed)")
+        func position(_ line: String) -> (x: Int, y: Int) {
+            let parts = line.split(separator: " ")
+            return (Int(parts[1]) ?? -1, Int(parts[2]) ?? -1)
+        }
+        let front = lines[2...4].map(position), back = lines[7...9].map(position)
+        let cardWidth = (148.0 + 6) / 25.4 * 72
+        #expect(front[0].y == front[1].y && front[0].x < front[1].x && front[2].y < front[0].y, "\(front)")
+        for index in 0..<3 {
+            // Mirrored about the sheet's vertical axis: x + back x + card width = sheet width.
+            #expect(abs(Double(front[index].x + back[index].x) + cardWidth - 1275.59) < 2, "\(front) \(back)")
+            #expect(front[index].y == back[index].y)
+        }
+        // Crop marks at every trim line of the 2 x 2 block, top and bottom, left and right.
+        #expect(lines[5] == "marks 16" && lines[10] == "marks 16", "\(placed)")
+
+        // Marks that do not fit, and postcards of two sizes, are refused with the numbers.
+        let small = try Tools.run(
+            Tools.cardrender, ["impose", cards[0], "--sheet", "150x100", "--out", scratch + "/s.pdf"])
+        #expect(small.status == 1)
+        #expect(small.stderr.contains("a card needs 167.9 x 124.9 mm with its bleed and crop marks"), "\(small.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/s.pdf"))
+        let us = try render(press: "us-4x6-gracol") + "/card.print.pdf"
+        let mixed = try Tools.run(Tools.cardrender, ["impose", cards[0], us, "--out", scratch + "/m.pdf"])
+        #expect(mixed.status == 1 && mixed.stderr.contains("a sheet holds postcards of one size"), "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("158.8 x 108 mm with 3.2 mm bleed"), "\(mixed.stderr)")
+    }
+
     @Test func pressOptionsAreCheckedBeforeAnyWork() throws {
         let scratch = try Fixtures.scratchDirectory()
         let tiff = try Tools.run(
-            Tools.cardrender, ["render", scratch, "--out", scratch + "/out", "--press", "gelato-a6", "--print-format", "tiff"])
+            Tools.cardrender,
+            ["render", scratch, "--out", scratch + "/out", "--press", "gelato-a6", "--print-format", "tiff"])
         #expect(tiff.status == 64 && tiff.stderr.contains("--print-format tiff cannot be used with --press gelato-a6"))
-        let unknown = try Tools.run(Tools.cardrender, ["render", scratch, "--out", scratch + "/out", "--press", "offset"])
+        let unknown = try Tools.run(
+            Tools.cardrender, ["render", scratch, "--out", scratch + "/out", "--press", "offset"])
         #expect(unknown.status == 64 && unknown.stderr.contains("offset"), "\(unknown.stderr)")
         let missing = try Tools.run(
             Tools.cardrender, ["render", scratch, "--out", scratch + "/out", "--press", "eu-a6-fogra39"],
             environment: Vips.environmentForChildren.merging(["CARDRENDER_PRESS_PROFILES": scratch + "/none"]) { $1 })
-        #expect(missing.status == 64 && missing.stderr.contains("FOGRA39-TAC300.icc: cannot be read"), "\(missing.stderr)")
+        #expect(
+            missing.status == 64 && missing.stderr.contains("FOGRA39-TAC300.icc: cannot be read"), "\(missing.stderr)")
     }
 }

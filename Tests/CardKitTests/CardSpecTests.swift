@@ -47,7 +47,10 @@ import Testing
             #"{"version": 1, "card": {"dpi": "300dpi"}}"#,
             "card.dpi: expected a whole number from 72 to 1200, received \"300dpi\"."
         ),
-        (#"{"version": 1, "card": {"size": "a4"}}"#, "card.size: expected one of a6, a5, 4x6in, 5x7in, 6x9in, received \"a4\"."),
+        (
+            #"{"version": 1, "card": {"size": "a4"}}"#,
+            "card.size: expected one of a6, a5, 4x6in, 5x7in, 6x9in, received \"a4\"."
+        ),
         (
             #"{"version": 1, "crop": {"x": 0, "y": 0, "width": 0, "height": 5}}"#,
             "crop.width: expected a whole number of at least 1, received 0."

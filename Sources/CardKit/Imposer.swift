@@ -1,0 +1,175 @@
+import PressPDF
+
+/// Puts finished postcards (the PDFs `render --press` writes) N-up on press sheets: for
+/// every sheet of fronts a sheet of backs, each back mirrored behind its front, every card
+/// a Form XObject of its page with its bleed, crop marks around the block. The sheets keep
+/// the postcards' PDF/X identification and output intent, and a TrimBox at the sheet's edge.
+public struct Imposer {
+    /// One postcard to place.
+    public struct Postcard {
+        public let name: String
+        public let bytes: [UInt8]
+
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    public let sheet: SheetLayout.Sheet
+
+    public init(sheet: SheetLayout.Sheet) {
+        self.sheet = sheet
+    }
+
+    /// The imposed sheets as one PDF (front, back, front, back...), and the layout used.
+    /// - Throws: `ImpositionError` naming the postcard for a file that is not a postcard of
+    ///   the first one's size, `SheetLayoutError` when no card fits, `QPDFDocument.Failure`.
+    public func impose(_ postcards: [Postcard]) throws -> (pdf: [UInt8], layout: SheetLayout) {
+        guard let first = postcards.first else { throw ImpositionError(message: "no postcards to impose") }
+        let inputs = try postcards.map { postcard in
+            do {
+                return try QPDFDocument(reading: postcard.bytes, name: postcard.name)
+            } catch {
+                throw ImpositionError(message: "\(postcard.name): not a readable PDF (\(error))")
+            }
+        }
+        let size = try Self.size(of: inputs[0], name: first.name)
+        for (index, input) in inputs.enumerated().dropFirst() {
+            let other = try Self.size(of: input, name: postcards[index].name)
+            guard abs(other.width - size.width) < 0.5, abs(other.height - size.height) < 0.5,
+                abs(other.bleed - size.bleed) < 0.5
+            else {
+                throw ImpositionError(
+                    message: "\(postcards[index].name): \(Self.describe(other)), but \(first.name) is "
+                        + "\(Self.describe(size)); a sheet holds postcards of one size")
+            }
+        }
+        let layout = try SheetLayout(sheet: sheet, cardWidth: size.width, cardHeight: size.height, bleed: size.bleed)
+        // libqpdf reads copied objects from their documents until the copy is written, and a
+        // document copied from must outlive the copy (destroying it first crashes in qpdf):
+        // the sheets are made and released inside, the postcards released after.
+        let pdf = try withExtendedLifetime(inputs) { try sheets(of: inputs, layout: layout) }
+        return (pdf, layout)
+    }
+
+    /// The sheets' PDF: `inputs` placed by `layout`.
+    private func sheets(of inputs: [QPDFDocument], layout: SheetLayout) throws -> [UInt8] {
+        let output = try QPDFDocument()
+        let source = inputs[0]
+        // The sheets inherit the postcards' identification and printing condition.
+        if let intents = source.value("/OutputIntents", in: source.root) {
+            let copied = try output.array(try (source.items(intents) ?? []).map { try output.copy($0, from: source) })
+            try output.set("/OutputIntents", of: output.root, to: copied)
+        }
+        if let info = source.value("/Info", in: source.trailer) {
+            try output.set("/Info", of: output.trailer, to: try output.copy(info, from: source))
+        }
+        if let metadata = source.value("/Metadata", in: source.root) {
+            try output.set("/Metadata", of: output.root, to: try output.copy(metadata, from: source))
+        }
+        let version = source.value("/Metadata", in: source.root) == nil ? "1.3" : "1.6"
+
+        for start in stride(from: 0, to: inputs.count, by: layout.perSheet) {
+            let batch = Array(inputs[start..<min(inputs.count, start + layout.perSheet)])
+            var fronts: [(String, QPDFDocument.Object)] = []
+            var frontContent = ""
+            var backs: [(String, QPDFDocument.Object)] = []
+            var backContent = ""
+            for (slot, input) in batch.enumerated() {
+                let front = try form(page: 0, of: input, into: output)
+                let name = "/Card\(slot + 1)"
+                fronts.append((name, front.object))
+                let origin = layout.origin(of: slot, mirrored: false)
+                frontContent +=
+                    "q 1 0 0 1 \(PressDocument.number(origin.x)) \(PressDocument.number(origin.y)) cm \(name) Do Q\n"
+                guard input.pageCount > 1 else { continue }
+                let back = try form(page: 1, of: input, into: output)
+                backs.append((name, back.object))
+                let mirrored = layout.origin(of: slot, mirrored: true)
+                if abs(back.width - front.width) < 0.5 {
+                    backContent +=
+                        "q 1 0 0 1 \(PressDocument.number(mirrored.x)) \(PressDocument.number(mirrored.y)) cm \(name) Do Q\n"
+                } else {
+                    // A portrait card's back is landscape: turned a quarter anticlockwise into the cell.
+                    backContent +=
+                        "q 0 1 -1 0 \(PressDocument.number(mirrored.x + layout.cardWidth)) \(PressDocument.number(mirrored.y)) cm \(name) Do Q\n"
+                }
+            }
+            let marks = "q 0 0 0 1 K 0.25 w\n\(layout.marks)S Q\n"
+            try addSheet(output, layout: layout, content: frontContent + marks, forms: fronts)
+            if !backs.isEmpty { try addSheet(output, layout: layout, content: backContent + marks, forms: backs) }
+        }
+        return try output.write(version: version)
+    }
+
+    /// A postcard's size with its bleed, and the bleed, in points.
+    private static func size(of document: QPDFDocument, name: String) throws -> (
+        width: Double, height: Double, bleed: Double
+    ) {
+        let page = document.page(0)
+        func box(_ key: String) -> [Double]? {
+            let numbers = document.value(key, in: page).flatMap(document.items)?.compactMap(document.number)
+            return numbers?.count == 4 ? numbers : nil
+        }
+        guard document.pageCount >= 1, let media = box("/MediaBox"), let trim = box("/TrimBox") else {
+            throw ImpositionError(message: "\(name): not a postcard (no page with a TrimBox)")
+        }
+        let bleedBox = box("/BleedBox") ?? media
+        return (bleedBox[2] - bleedBox[0], bleedBox[3] - bleedBox[1], trim[0] - bleedBox[0])
+    }
+
+    private static func describe(_ size: (width: Double, height: Double, bleed: Double)) -> String {
+        let millimetres = { (points: Double) in Preflight.rounded(points / 72 * 25.4) }
+        return "\(millimetres(size.width)) x \(millimetres(size.height)) mm with \(millimetres(size.bleed)) mm bleed"
+    }
+
+    /// Page `page` of `input` as a Form XObject of `output`: its content, its resources
+    /// (copied with everything they refer to), its bleed box as the form's box.
+    private func form(page index: Int, of input: QPDFDocument, into output: QPDFDocument) throws -> (
+        object: QPDFDocument.Object, width: Double
+    ) {
+        let page = input.page(index)
+        let numbers =
+            (input.value("/BleedBox", in: page) ?? input.value("/MediaBox", in: page)).flatMap(input.items)?
+            .compactMap(input.number) ?? []
+        guard numbers.count == 4 else { throw ImpositionError(message: "a page without a MediaBox") }
+        let copied = try output.copy(page, from: input)
+        var entries: [(String, QPDFDocument.Object)] = [
+            ("/Type", try output.object("/XObject")), ("/Subtype", try output.object("/Form")),
+            ("/BBox", try output.object("[\(numbers.map(PressDocument.number).joined(separator: " "))]")),
+        ]
+        if let resources = output.value("/Resources", in: copied) { entries.append(("/Resources", resources)) }
+        // The form's 0, 0 at the bleed box's corner.
+        if numbers[0] != 0 || numbers[1] != 0 {
+            entries.append(
+                (
+                    "/Matrix",
+                    try output.object(
+                        "[1 0 0 1 \(PressDocument.number(-numbers[0])) \(PressDocument.number(-numbers[1]))]")
+                ))
+        }
+        let form = try output.stream(try input.contents(of: page), entries: entries)
+        return (form, numbers[2] - numbers[0])
+    }
+
+    private func addSheet(
+        _ output: QPDFDocument, layout: SheetLayout, content: String, forms: [(String, QPDFDocument.Object)]
+    ) throws {
+        let box = "[0 0 \(PressDocument.number(layout.width)) \(PressDocument.number(layout.height))]"
+        let page = try output.indirect("<< /Type /Page /MediaBox \(box) /TrimBox \(box) /BleedBox \(box) >>")
+        let objects = try output.object("<< >>")
+        for (name, form) in forms { try output.set(name, of: objects, to: form) }
+        let resources = try output.object("<< >>")
+        try output.set("/XObject", of: resources, to: objects)
+        try output.set("/Resources", of: page, to: resources)
+        try output.set("/Contents", of: page, to: try output.stream(Array(content.utf8)))
+        try output.addPage(page)
+    }
+}
+
+/// Postcards that cannot be imposed together.
+public struct ImpositionError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
