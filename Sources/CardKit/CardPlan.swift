@@ -82,7 +82,7 @@ struct CardPlan {
         if case .turned(let degrees, _, _) = source { rotation = degrees }
         executor = Executor.choose(
             photo: photo, header: header, engine: settings.engine, rotation: rotation,
-            outputIsJPEG: settings.press != nil || settings.printEncoding.format == .jpeg, allowsHEIF: true)
+            outputIsJPEG: settings.printFile.isWrittenByLibjpeg, allowsHEIF: true)
         if case .fast(let jpeg) = executor, scale < 1 {
             dctShrink = jpeg.shrink(atLeast: (scaledPhoto.width, scaledPhoto.height))
         } else {

@@ -17,7 +17,7 @@ import VipsKit
 /// 4. colour effect on the photo window;
 /// 5. window embedded in the card (plus bleed), frame art composited over it;
 /// 6. print file encoded with its dpi; sample and small image made from the print pixels;
-/// 7. for a press (`Settings.press`), the print pixels separated to the press's CMYK and
+/// 7. for a press (`PrintFile.pdf`), the print pixels separated to the press's CMYK and
 ///    written with each back, as vector art, into a PDF/X file per postcard (`PressDocument`).
 public struct CardRenderer: Sendable {
     /// Everything besides the frames that decides a card's bytes: all of it goes into the
@@ -27,35 +27,28 @@ public struct CardRenderer: Sendable {
         public var policy: DecodePolicy
         /// Effective resolution at or above which print quality is `good` (150 dpi).
         public var qualityThreshold: Double
-        /// The print file's encoding: JPEG quality 92 with full-resolution chroma (4:4:4), or TIFF.
-        public var printEncoding: EncodeOptions
+        /// The print files: a JPEG per side (quality 92, 4:4:4) by default, a TIFF, or a press's
+        /// PDF/X postcards. A press sets the card's size, dpi and bleed.
+        public var printFile: PrintFile
         /// The sample's longest side in pixels (about 800).
         public var sampleLongSide: Int
         /// The small image's width (200 px, GD-style, PNG).
         public var smallWidth: Int
         /// Which pixel path may render fronts.
         public var engine: RenderEngine
-        /// The press the print files are made for (a PDF/X postcard per recipient), or nil for
-        /// `printEncoding`'s file per side. A press sets the card's size, dpi and bleed.
-        public var press: PressProfile?
 
         public init(
             policy: DecodePolicy = .default, qualityThreshold: Double = 150,
-            printEncoding: EncodeOptions = EncodeOptions(
-                format: .jpeg, quality: 92, chroma: .full, keepResolution: true),
-            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto, press: PressProfile? = nil
+            printFile: PrintFile = .jpeg,
+            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto
         ) {
             self.policy = policy
             self.qualityThreshold = qualityThreshold
-            self.printEncoding = printEncoding
+            self.printFile = printFile
             self.sampleLongSide = sampleLongSide
             self.smallWidth = smallWidth
             self.engine = engine
-            self.press = press
         }
-
-        /// The print files' extension: `pdf` for a press, else the encoding's.
-        public var printFileExtension: String { press == nil ? printEncoding.format.fileExtension : "pdf" }
     }
 
     /// The frame catalogue (nil: only frameless cards).
@@ -83,7 +76,7 @@ public struct CardRenderer: Sendable {
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
         var spec = spec
-        if let press = settings.press { spec.format = press.cardFormat }
+        if let press = settings.printFile.press { spec.format = press.cardFormat }
         let header = try photo.photoHeader(policy: settings.policy)
         // The spec's limits and its text before any pixel work: a card refused for its spec
         // costs no decode (the photo's header, read just above, is checked first).
@@ -103,7 +96,7 @@ public struct CardRenderer: Sendable {
         let layout = plan.layout
         // A press's PDF needs the print pixels (separated to CMYK); otherwise the print file is
         // encoded as the pixels are made (streamed when the fast executor can).
-        let pressed = settings.press != nil
+        let pressed = settings.printFile.press != nil
         var front: RenderedSide
         let warning: String?
         let path: RenderPath
@@ -115,20 +108,19 @@ public struct CardRenderer: Sendable {
                 (front, warning) = (side, fastWarning)
             } else {
                 let (print, fastWarning) = try fast.print(plan, photo: source)
-                (front, warning) = (try fast.encode(print, plan: plan, encodesPrint: !pressed), fastWarning)
+                (front, warning) = (try fast.encode(print, plan: plan), fastWarning)
                 pixels = print
             }
             path = .fast
         case .fastHEIF(let source):
             let fast = FastCardRenderer(settings: settings)
             let (print, fastWarning) = try fast.print(plan, photo: source)
-            (front, warning) = (try fast.encode(print, plan: plan, encodesPrint: !pressed), fastWarning)
+            (front, warning) = (try fast.encode(print, plan: plan), fastWarning)
             pixels = print
             path = .fast
         case .general:
             let (print, generalWarning) = try renderGeneral(photo, plan: plan)
-            front = try encodeOutputs(
-                print, sampleSize: plan.sampleSize, smallSize: plan.smallSize, encodesPrint: !pressed)
+            front = try encodeOutputs(print, sampleSize: plan.sampleSize, smallSize: plan.smallSize)
             warning = generalWarning
             if pressed {
                 pixels = MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels())
@@ -142,9 +134,9 @@ public struct CardRenderer: Sendable {
         if hasBack {
             let backs = try VersoRenderer().render(
                 message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
-            versos = try backs.map { try encodeOutputs($0, encodesPrint: !pressed) }
+            versos = try backs.map { try encodeOutputs($0) }
         }
-        if let press = settings.press, let pixels {
+        if let press = settings.printFile.press, let pixels {
             let postcards = try pressPostcards(
                 press, front: pixels, spec: spec, hasBack: hasBack, title: photo.name, specFile: specFile)
             front = front.withPrint(postcards[0])
@@ -188,7 +180,7 @@ public struct CardRenderer: Sendable {
         _ press: PressProfile, front: MemoryImage, spec: CardSpec, hasBack: Bool, title: String, specFile: String
     ) throws -> [Data] {
         let document = PressDocument(press: press)
-        let photo = try document.separate(front, quality: settings.printEncoding.quality)
+        let photo = try document.separate(front, quality: settings.printFile.quality)
         let name = String(title.split(separator: "/").last ?? Substring(title))
         // Every file passes the shop's checks before it leaves the renderer.
         func checked(_ pdf: [UInt8]) throws -> Data {
@@ -219,10 +211,11 @@ public struct CardRenderer: Sendable {
 
     /// Print file, sample and small image of one finished side (sizes: a plan's, or for a
     /// back, the sample's long side and the small image's width from the settings).
-    private func encodeOutputs(
-        _ print: VImage, sampleSize: Size? = nil, smallSize: Size? = nil, encodesPrint: Bool = true
-    ) throws -> RenderedSide {
-        let printData = encodesPrint ? try print.encoded(settings.printEncoding) : Data()
+    private func encodeOutputs(_ print: VImage, sampleSize: Size? = nil, smallSize: Size? = nil) throws
+        -> RenderedSide
+    {
+        // A press's print is its PDF, made from the pixels afterwards.
+        let printData = try settings.printFile.encoding.map { try print.encoded($0) } ?? Data()
         let longSide = max(print.width, print.height)
         let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
         let sample =

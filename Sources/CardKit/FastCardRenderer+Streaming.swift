@@ -44,7 +44,7 @@ extension FastCardRenderer {
         guard let box = streamableBox(plan, photo: photo) else { return nil }
         let window = plan.layout.window
         let (card, sampleSize) = (plan.printSize, plan.sampleSize)
-        let encoding = settings.printEncoding
+        guard let encoding = settings.printFile.encoding else { return nil }
         let colour = plan.background.map { UInt8(max(0, min(255, $0.rounded()))) }
         let background = MemoryImage(width: card.width, height: 1, colour: colour).pixels
         let effect = plan.effect.parameters.map { parameters in

@@ -38,17 +38,17 @@ struct FastCardRenderer {
     }
 
     /// The three files of the front from its print pixels, at the plan's sizes (the print
-    /// left empty unless `encodesPrint`: a press's PDF is made from the pixels instead).
-    func encode(_ print: MemoryImage, plan: CardPlan, encodesPrint: Bool = true) throws -> RenderedSide {
-        let encoding = settings.printEncoding
+    /// left empty for a press: its PDF is made from the pixels instead).
+    func encode(_ print: MemoryImage, plan: CardPlan) throws -> RenderedSide {
         // Standard Huffman tables for the print: optimised ones cost 2.5 to 3 times the encode
         // time (+20 to +23 ms a card) for files 3 to 6 % smaller, and change no pixel
         // (benchmarks/RESULTS.md). The sample, which web pages load, keeps optimised tables.
-        let printData =
-            encodesPrint
-            ? try JPEGCodec.encode(
+        var printData: [UInt8] = []
+        if let encoding = settings.printFile.encoding {
+            printData = try JPEGCodec.encode(
                 print, quality: encoding.quality, fullChroma: FastEncoder.fullChroma(encoding), optimize: false,
-                dotsPerInch: encoding.keepResolution ? plan.dpi : 0) : []
+                dotsPerInch: encoding.keepResolution ? plan.dpi : 0)
+        }
         let sample = PixelKernels.resize(print, width: plan.sampleSize.width, height: plan.sampleSize.height)
         let sampleData = try JPEGCodec.encode(sample, quality: 85, fullChroma: false, optimize: true)
         // The small image comes from the sample, as on the general path (4x less to read).

@@ -140,9 +140,9 @@ public struct CardBatch: Sendable {
     /// front's holds the first back too, so the first back's print is the front's file.
     func outputNames(stem: String, side: Int) -> CardOutcome.Outputs {
         let base = side == 0 ? stem : "\(stem).verso-\(side)"
-        let printBase = renderer.settings.press != nil && side == 1 ? stem : base
+        let printBase = renderer.settings.printFile.press != nil && side == 1 ? stem : base
         return CardOutcome.Outputs(
-            print: printBase + ".print." + renderer.settings.printFileExtension,
+            print: printBase + ".print." + renderer.settings.printFile.fileExtension,
             sample: base + ".sample.jpg", small: base + ".small.png")
     }
 

@@ -133,15 +133,18 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let catalogue = try loadCatalogue()
-        let printEncoding =
-            printFormat == .jpeg
-            ? EncodeOptions(format: .jpeg, quality: quality, chroma: .full, keepResolution: true)
-            : EncodeOptions(format: .tiff, keepResolution: true)
+        let printFile: PrintFile =
+            if let press = try Resources.pressProfile(press.rawValue) {
+                .pdf(press, quality: quality)
+            } else if printFormat == .jpeg {
+                .image(EncodeOptions(format: .jpeg, quality: quality, chroma: .full, keepResolution: true))
+            } else {
+                .image(EncodeOptions(format: .tiff, keepResolution: true))
+            }
         let renderer = CardRenderer(
             catalogue: catalogue,
             settings: CardRenderer.Settings(
-                policy: decode.policy, qualityThreshold: minDpi, printEncoding: printEncoding, engine: engine,
-                press: try Resources.pressProfile(press.rawValue)),
+                policy: decode.policy, qualityThreshold: minDpi, printFile: printFile, engine: engine),
             limits: CardLimits(maxRecipients: maxRecipients, maxMessageBytes: maxMessageBytes))
         let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
         let cache = caching.open()

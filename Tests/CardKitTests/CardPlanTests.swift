@@ -68,7 +68,7 @@ struct CardPlanTests {
         #expect(!isFast(try Self.plan(CardSpec(placement: .transform(scale: 1, rotation: 30, offsetX: 0, offsetY: 0)))))
         #expect(!isFast(try Self.plan(CardSpec(), settings: .init(engine: .general))))
         #expect(
-            !isFast(try Self.plan(CardSpec(), settings: .init(printEncoding: EncodeOptions(format: .tiff)))))
+            !isFast(try Self.plan(CardSpec(), settings: .init(printFile: .image(EncodeOptions(format: .tiff))))))
         // Cover: scale max(1748 / 3000, 1240 / 2000) = 0.62, so 1860 x 1240, centred: 56 px
         // cut off left and right; decoded at 1/1 (1/2, 1500 x 1000, would not cover it).
         let cover = try Self.plan(CardSpec())

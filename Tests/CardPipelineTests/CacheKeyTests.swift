@@ -95,6 +95,13 @@ import VipsKit
         #expect(try key(renamed) == baseKey)
     }
 
+    /// The default JPEG print's options changed by `change`.
+    static func image(_ change: (inout EncodeOptions) -> Void) -> PrintFile {
+        var options = PrintFile.jpeg.encoding!
+        change(&options)
+        return .image(options)
+    }
+
     /// A press profile whose condition has `profile` as its ICC bytes (the key holds a digest).
     static func press(
         profile: [UInt8], bleed: Double = 3, format: PressProfile.Format = .pdfX1a, inkLimit: Int = 300
@@ -110,7 +117,7 @@ import VipsKit
         let settings = CardRenderer.Settings()
         #expect(
             labels(settings) == [
-                "policy", "qualityThreshold", "printEncoding", "sampleLongSide", "smallWidth", "engine", "press",
+                "policy", "qualityThreshold", "printFile", "sampleLongSide", "smallWidth", "engine",
             ])
         let press = Self.press(profile: [1, 2, 3])
         #expect(labels(press) == ["name", "source", "size", "bleed", "safeZone", "dpi", "format", "condition"])
@@ -119,7 +126,7 @@ import VipsKit
                 == ["identifier", "description", "registry", "inkLimit", "profile", "profileName", "profileDigest"])
         #expect(labels(settings.policy) == ["maxPixels", "maxFileBytes", "formats", "damage"])
         #expect(
-            labels(settings.printEncoding)
+            labels(try #require(settings.printFile.encoding))
                 == [
                     "format", "quality", "progressive", "chroma", "pngCompression", "palette", "background",
                     "keepMetadata", "keepResolution",
@@ -130,23 +137,27 @@ import VipsKit
             ("policy.formats", { $0.policy.formats.remove(.gif) }),
             ("policy.damage", { $0.policy.damage = .warn }),
             ("qualityThreshold", { $0.qualityThreshold = 151 }),
-            ("printEncoding.format", { $0.printEncoding.format = .tiff }),
-            ("printEncoding.quality", { $0.printEncoding.quality = 91 }),
-            ("printEncoding.progressive", { $0.printEncoding.progressive = true }),
-            ("printEncoding.chroma", { $0.printEncoding.chroma = .subsampled }),
-            ("printEncoding.pngCompression", { $0.printEncoding.pngCompression = 5 }),
-            ("printEncoding.palette", { $0.printEncoding.palette = true }),
-            ("printEncoding.background", { $0.printEncoding.background = [0, 0, 0] }),
-            ("printEncoding.keepMetadata", { $0.printEncoding.keepMetadata = true }),
-            ("printEncoding.keepResolution", { $0.printEncoding.keepResolution = false }),
+            ("printFile.format", { $0.printFile = Self.image { $0.format = .tiff } }),
+            ("printFile.quality", { $0.printFile = Self.image { $0.quality = 91 } }),
+            ("printFile.progressive", { $0.printFile = Self.image { $0.progressive = true } }),
+            ("printFile.chroma", { $0.printFile = Self.image { $0.chroma = .subsampled } }),
+            ("printFile.pngCompression", { $0.printFile = Self.image { $0.pngCompression = 5 } }),
+            ("printFile.palette", { $0.printFile = Self.image { $0.palette = true } }),
+            ("printFile.background", { $0.printFile = Self.image { $0.background = [0, 0, 0] } }),
+            ("printFile.keepMetadata", { $0.printFile = Self.image { $0.keepMetadata = true } }),
+            ("printFile.keepResolution", { $0.printFile = Self.image { $0.keepResolution = false } }),
             ("sampleLongSide", { $0.sampleLongSide = 801 }),
             ("smallWidth", { $0.smallWidth = 201 }),
             ("engine", { $0.engine = .general }),
-            ("press", { $0.press = Self.press(profile: [1, 2, 3]) }),
-            ("press.bleed", { $0.press = Self.press(profile: [1, 2, 3], bleed: 4) }),
-            ("press.format", { $0.press = Self.press(profile: [1, 2, 3], format: .pdfX4) }),
-            ("press.condition.profile", { $0.press = Self.press(profile: [1, 2, 4]) }),
-            ("press.condition.inkLimit", { $0.press = Self.press(profile: [1, 2, 3], inkLimit: 320) }),
+            ("printFile pdf", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3]), quality: 92) }),
+            ("printFile pdf quality", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3]), quality: 91) }),
+            ("press.bleed", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], bleed: 4), quality: 92) }),
+            ("press.format", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], format: .pdfX4), quality: 92) }),
+            ("press.condition.profile", { $0.printFile = .pdf(Self.press(profile: [1, 2, 4]), quality: 92) }),
+            (
+                "press.condition.inkLimit",
+                { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], inkLimit: 320), quality: 92) }
+            ),
         ]
         var seen: Set<CacheKey> = [try key(Self.base, settings)]
         for (name, change) in variants {
