@@ -116,7 +116,13 @@ public struct Imposer {
             throw ImpositionError(message: "\(name): not a postcard (no page with a TrimBox)")
         }
         let bleedBox = box("/BleedBox") ?? media
-        return (bleedBox[2] - bleedBox[0], bleedBox[3] - bleedBox[1], trim[0] - bleedBox[0])
+        let size = (bleedBox[2] - bleedBox[0], bleedBox[3] - bleedBox[1], trim[0] - bleedBox[0])
+        // Up to 200 inches (PDF's own page limit), bleed less than half the card.
+        guard (1...14400).contains(size.0), (1...14400).contains(size.1), size.2 >= 0, size.2 < min(size.0, size.1) / 2
+        else {
+            throw ImpositionError(message: "\(name): not a postcard (its BleedBox and TrimBox make no card)")
+        }
+        return size
     }
 
     private static func describe(_ size: (width: Double, height: Double, bleed: Double)) -> String {

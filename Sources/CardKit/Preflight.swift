@@ -49,18 +49,17 @@ public struct Preflight: Sendable {
             return Report(checks: [Check(name: "structure", passed: false, detail: "not a readable PDF (\(error))")])
         }
         var checks: [Check] = []
+        let painting = PreflightPainting(document: document)
+        let problems = document.warnings.prefix(3).map { "qpdf repaired damage: \($0)" } + painting.problems.prefix(3)
         checks.append(
-            document.warnings.isEmpty
+            problems.isEmpty
                 ? Check(name: "structure", passed: true, detail: "qpdf reads it without errors or warnings")
-                : Check(
-                    name: "structure", passed: false,
-                    detail: "qpdf repaired damage: \(document.warnings.prefix(3).joined(separator: "; "))"))
+                : Check(name: "structure", passed: false, detail: problems.joined(separator: "; ")))
         let version = identification(document, bytes: bytes)
         checks.append(version.check)
         checks.append(outputIntent(document))
         checks.append(pageCount(document))
         checks.append(boxes(document))
-        let painting = PreflightPainting(document: document)
         checks.append(colourSpaces(painting))
         if version.isX1a { checks.append(transparency(document, painting: painting)) }
         checks.append(fonts(painting))
@@ -220,15 +219,15 @@ public struct Preflight: Sendable {
     private func resolution(_ painting: PreflightPainting) -> Check {
         let wanted = Double(press?.dpi ?? 300)
         let images = painting.images
-        guard let lowest = images.min(by: { $0.ppi < $1.ppi }) else {
+        guard let lowest = images.min(by: { !($0.ppi >= $1.ppi) }) else {
             return Check(name: "resolution", passed: true, detail: "no images")
         }
         let passed = lowest.ppi >= wanted * 0.99
         return Check(
             name: "resolution", passed: passed,
             detail: passed
-                ? "\(images.count) images, lowest \(Int(lowest.ppi.rounded())) ppi"
-                : "\(lowest.name) is \(Int(lowest.ppi.rounded())) ppi, under \(Int(wanted))")
+                ? "\(images.count) images, lowest \(Self.rounded(lowest.ppi)) ppi"
+                : "\(lowest.name) is \(Self.rounded(lowest.ppi)) ppi, under \(Int(wanted))")
     }
 
     private func ink(_ painting: PreflightPainting) -> Check {
@@ -252,7 +251,7 @@ public struct Preflight: Sendable {
         return Check(
             name: "ink", passed: passed,
             detail: (passed ? "" : "over the limit: ")
-                + "at most \(Int(highest.rounded())) % (\(where_.isEmpty ? "nothing inked" : where_), limit \(limit) %, "
+                + "at most \(Self.rounded(highest)) % (\(where_.isEmpty ? "nothing inked" : where_), limit \(limit) %, "
                 + "averaged over \(Int(Self.inkArea)) mm squares)")
     }
 
@@ -265,7 +264,9 @@ public struct Preflight: Sendable {
                 : "\(rich) fills in rich black (C, M or Y under black): black text must be 0/0/0/100")
     }
 
+    /// `value` to a tenth, without a trailing `.0` (any number a file holds, however large).
     static func rounded(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "\(value)" }
         let tenth = (value * 10).rounded() / 10
         return tenth == tenth.rounded() ? "\(Int(tenth))" : "\(tenth)"
     }

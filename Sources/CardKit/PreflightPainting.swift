@@ -20,6 +20,14 @@ struct PreflightPainting {
         var description: String
     }
 
+    /// Forms nested deeper than this are not read (a form may draw itself).
+    static let maxDepth = 8
+    /// Most image pixels one file's preflight decodes in all.
+    static let maxTotalPixels = 400_000_000
+
+    /// What could not be read: content that does not decode, forms nested too deep, too
+    /// many image pixels. Preflight fails a file with any.
+    private(set) var problems: [String] = []
     private(set) var colourSpaces: Set<String> = []
     private(set) var rgbOperators = 0
     private(set) var transparency: [String] = []
@@ -31,6 +39,7 @@ struct PreflightPainting {
     private(set) var richBlackFills = 0
 
     private var measuredInk: [String: Result<Double, InkProblem>] = [:]
+    private var decodedPixels = 0
     private var seenFonts: Set<String> = []
     private var seenForms: Set<String> = []
 
@@ -43,8 +52,11 @@ struct PreflightPainting {
                 transparency.append("page \(index + 1) has a transparency group")
             }
             let resources = document.value("/Resources", in: page)
-            guard let content = try? document.contents(of: page) else { continue }
-            paint(content, resources: resources, matrix: .identity, in: document)
+            do {
+                paint(try document.contents(of: page), resources: resources, matrix: .identity, depth: 0, in: document)
+            } catch {
+                problems.append("page \(index + 1)'s content cannot be read (\(error))")
+            }
         }
     }
 
@@ -52,7 +64,8 @@ struct PreflightPainting {
     private typealias Colour = [Double]?
 
     private mutating func paint(
-        _ content: [UInt8], resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, in document: QPDFDocument
+        _ content: [UInt8], resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, depth: Int,
+        in document: QPDFDocument
     ) {
         if let resources { inspect(resources, in: document) }
         var fill: Colour = [0, 0, 0, 1]
@@ -66,12 +79,12 @@ struct PreflightPainting {
             case "Q": fill = saved.popLast() ?? fill
             case "k":
                 colourSpaces.insert("DeviceCMYK")
-                fill = numbers.count == 4 ? numbers : nil
+                fill = numbers.count == 4 && numbers.allSatisfy({ (0...1).contains($0) }) ? numbers : nil
                 if let fill { maximumFillInk = max(maximumFillInk, fill.reduce(0, +) * 100) }
             case "K": colourSpaces.insert("DeviceCMYK")
             case "g":
                 colourSpaces.insert("DeviceGray")
-                fill = numbers.count == 1 ? [0, 0, 0, 1 - numbers[0]] : nil
+                fill = numbers.count == 1 && (0...1).contains(numbers[0]) ? [0, 0, 0, 1 - numbers[0]] : nil
             case "G": colourSpaces.insert("DeviceGray")
             case "rg", "RG":
                 colourSpaces.insert("DeviceRGB")
@@ -88,7 +101,7 @@ struct PreflightPainting {
                 }
             case "Do":
                 if case .name(let key)? = operands.last {
-                    draw(key, resources: resources, matrix: current, in: document)
+                    draw(key, resources: resources, matrix: current, depth: depth, in: document)
                 }
             default: break
             }
@@ -160,7 +173,8 @@ struct PreflightPainting {
     }
 
     private mutating func draw(
-        _ key: String, resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, in document: QPDFDocument
+        _ key: String, resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, depth: Int,
+        in document: QPDFDocument
     ) {
         guard let resources, let objects = document.value("/XObject", in: resources),
             let object = document.value("/" + key, in: objects)
@@ -177,14 +191,25 @@ struct PreflightPainting {
                 colourSpaces.insert(Self.describe(space, in: document))
             }
             if document.value("/SMask", in: object) != nil { transparency.append("image /\(key) has a soft mask") }
-            let ink =
-                measuredInk[identity]
-                ?? Self.maximumInk(of: object, ppi: ppi, in: document)
+            var ink: Result<Double, InkProblem>
+            if let known = measuredInk[identity] {
+                ink = known
+            } else if decodedPixels + count(width) * count(height) > Self.maxTotalPixels {
+                ink = .failure(InkProblem(description: "over \(Self.maxTotalPixels) image pixels in the file"))
+            } else {
+                decodedPixels += count(width) * count(height)
+                ink = Self.maximumInk(of: object, ppi: ppi, in: document)
+            }
             measuredInk[identity] = ink
             images.append(Image(name: "/\(key) (\(identity))", ppi: ppi, maximumInk: ink))
         case "Form":
-            guard seenForms.insert(identity + "@\(matrix)").inserted, let content = try? document.data(of: object)
-            else {
+            guard depth < Self.maxDepth else {
+                problems.append("form /\(key) is nested more than \(Self.maxDepth) deep")
+                return
+            }
+            guard seenForms.insert(identity + "@\(matrix)").inserted else { return }
+            guard let content = try? document.data(of: object) else {
+                problems.append("form /\(key)'s content cannot be read")
                 return
             }
             if let group = document.value("/Group", in: object),
@@ -201,7 +226,7 @@ struct PreflightPainting {
             }
             paint(
                 content, resources: document.value("/Resources", in: object) ?? resources,
-                matrix: formMatrix.then(matrix), in: document)
+                matrix: formMatrix.then(matrix), depth: depth + 1, in: document)
         default: break
         }
     }
@@ -210,9 +235,9 @@ struct PreflightPainting {
     private static func maximumInk(of image: QPDFDocument.Object, ppi: Double, in document: QPDFDocument) -> Result<
         Double, InkProblem
     > {
-        let width = Int(document.value("/Width", in: image).flatMap(document.number) ?? 0)
-        let height = Int(document.value("/Height", in: image).flatMap(document.number) ?? 0)
-        let bits = Int(document.value("/BitsPerComponent", in: image).flatMap(document.number) ?? 0)
+        let width = count(document.value("/Width", in: image).flatMap(document.number))
+        let height = count(document.value("/Height", in: image).flatMap(document.number))
+        let bits = count(document.value("/BitsPerComponent", in: image).flatMap(document.number))
         let space = document.value("/ColorSpace", in: image).map { describe($0, in: document) } ?? "?"
         let components: Int
         switch space {
@@ -290,4 +315,11 @@ struct PreflightPainting {
         }
         return .success(highest * 100)
     }
+}
+
+/// A count from a PDF number: whole, 0 for anything negative, not finite or over a billion
+/// (a hostile file's `/Width 1e300` must not trap a conversion).
+private func count(_ value: Double?) -> Int {
+    guard let value, value.isFinite, value >= 0, value <= 1_000_000_000 else { return 0 }
+    return Int(value)
 }

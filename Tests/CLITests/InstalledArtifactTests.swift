@@ -49,6 +49,19 @@ struct InstalledArtifactTests {
         #expect(card.width > 1000 && card.height > 1000)
         let frames = try Tools.run(InstalledArtifact.binary!, ["frames"], environment: environment)
         #expect(frames.status == 0 && frames.stdoutText.contains("classic/gilded"), "\(frames.stderr)")
+        // The press profiles are found under share/cardrender/press.
+        let pressed = try Fixtures.scratchDirectory("artifact-press")
+        let press = try await Tools.onWorkerThread {
+            try Tools.run(
+                InstalledArtifact.binary!,
+                [
+                    "render", samples + "/autumn-leaf-jolla.jpg", "--out", pressed, "--quiet", "--no-cache", "--press",
+                    "eu-a6-fogra39",
+                ], environment: environment)
+        }
+        #expect(press.status == 0, "\(press.stderr)")
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: pressed + "/autumn-leaf-jolla.print.pdf"))
+        #expect(pdf.starts(with: Data("%PDF-1.3".utf8)))
     }
 
     @Test func theDebianPackageHoldsTheInstallAndNamesItsLibraries() throws {
@@ -58,7 +71,7 @@ struct InstalledArtifactTests {
         for package in [
             "libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript",
             "fonts-noto-color-emoji",
-            "libpangocairo-1.0-0", "libglib2.0-0", "libcairo2", "libfontconfig1", "libheif1",
+            "libpangocairo-1.0-0", "libglib2.0-0", "libcairo2", "libfontconfig1", "libheif1", "libqpdf29",
         ] {
             #expect(info.stdoutText.contains(package), "Depends: \(info.stdoutText)")
         }
@@ -67,6 +80,8 @@ struct InstalledArtifactTests {
             "./opt/cardrender/bin/cardrender", "./opt/cardrender/share/cardrender/frames/",
             "./usr/bin/cardrender -> /opt/cardrender/bin/cardrender", "./lib/systemd/system/cardrender-serve@.service",
             "./opt/cardrender/share/cardrender/deploy/nginx/cardrender.conf",
+            "./opt/cardrender/share/cardrender/press/FOGRA39-TAC300.icc",
+            "./opt/cardrender/share/cardrender/press/GRACoL2006-TAC300.icc",
         ] {
             #expect(contents.stdoutText.contains(path), "\(path) in the .deb")
         }

@@ -9,7 +9,9 @@ import Testing
 @Suite(.libvips, .enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
 struct LazyLibrariesTests {
     /// Libraries that must stay closed on the fast path.
-    static let heavy = ["libvips", "libglib", "libgobject", "libpango", "libcairo", "libfontconfig", "libheif"]
+    static let heavy = [
+        "libvips", "libglib", "libgobject", "libpango", "libcairo", "libfontconfig", "libheif", "libqpdf",
+    ]
 
     /// A libvips that cannot be opened.
     static let missing = ["CARDRENDER_LIBVIPS": "/nonexistent/libvips.so.42"]

@@ -350,6 +350,20 @@ import VipsKit
                 "pdf.pages[1].Resources.Font = pikepdf.Dictionary(F1=pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType, BaseFont=pikepdf.Name.Arial))",
                 "FAIL fonts: not embedded: Arial"
             ),
+            // Hostile: a form that draws itself ever larger, a width no conversion may trap on.
+            (
+                "loop",
+                "form = pdf.make_indirect(pikepdf.Stream(pdf, b'/Loop Do'))\nform.Type = pikepdf.Name.XObject\n"
+                    + "form.Subtype = pikepdf.Name.Form\nform.BBox = [0, 0, 10, 10]\nform.Matrix = [2, 0, 0, 2, 0, 0]\n"
+                    + "form.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Loop=form))\n"
+                    + "pdf.pages[0].Resources.XObject.Loop = form\n"
+                    + "pdf.pages[0].Contents.write(pdf.pages[0].Contents.read_bytes() + b' /Loop Do')",
+                "FAIL structure: form /Loop is nested more than 8 deep"
+            ),
+            (
+                "huge", "pdf.pages[0].Resources.XObject.Photo.Width = pikepdf.Object.parse(b'9' * 40 + b'.5')",
+                "FAILED"
+            ),
         ]
         for (name, edit, failure) in broken {
             let file = "\(scratch)/\(name).pdf"
