@@ -461,7 +461,7 @@ int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int qu
     *output_size = 0;
     if (message_size > 0) message[0] = 0;
     int failed = 0;
-    CJPEGBridge_encoder *encoder = open_encoder(width, height, 4, quality, 1, 1, 0, 0, &failed);
+    CJPEGBridge_encoder *encoder = open_encoder(width, height, 4, quality, 1, 0, 0, 0, &failed);
     size_t stride = (size_t)width * 4;
     uint8_t *row = malloc(stride ? stride : 1);
     if (!encoder || !row) {
@@ -484,8 +484,8 @@ int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int qu
     return status;
 }
 
-int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width,
-                            int *height, char *message, size_t message_size) {
+int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, int scale_denom, size_t max_pixels, uint8_t **pixels,
+                            int *width, int *height, char *message, size_t message_size) {
     *pixels = NULL;
     *width = *height = 0;
     struct jpeg_decompress_struct cinfo;
@@ -513,6 +513,8 @@ int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, size_t max_pixels,
         return -1;
     }
     cinfo.out_color_space = JCS_CMYK;  // YCCK is turned back into CMYK by libjpeg
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned)(scale_denom >= 1 && scale_denom <= 8 ? scale_denom : 1);
     jpeg_start_decompress(&cinfo);
     size_t stride = (size_t)cinfo.output_width * 4;
     buffer = malloc(stride * cinfo.output_height);

@@ -30,8 +30,9 @@ public struct Preflight: Sendable {
 
     /// The press the file is for (nil: the common requirements).
     public let press: PressProfile?
-    /// Area over which total ink is averaged, in millimetres square: what shops measure
-    /// (a lone pixel of JPEG noise is no ink on paper).
+    /// Side of the squares over which total ink is averaged, in millimetres: what shops
+    /// measure (a lone pixel of JPEG noise is no ink on paper). A JPEG image is measured on
+    /// the largest whole number of its 8-pixel blocks that fits (never a larger square).
     public static let inkArea = 1.0
     /// Most pixels of one image preflight decodes.
     public static let maxImagePixels = 100_000_000

@@ -235,8 +235,8 @@ struct PreflightPainting {
     private static func maximumInk(of image: QPDFDocument.Object, ppi: Double, in document: QPDFDocument) -> Result<
         Double, InkProblem
     > {
-        let width = count(document.value("/Width", in: image).flatMap(document.number))
-        let height = count(document.value("/Height", in: image).flatMap(document.number))
+        var width = count(document.value("/Width", in: image).flatMap(document.number))
+        var height = count(document.value("/Height", in: image).flatMap(document.number))
         let bits = count(document.value("/BitsPerComponent", in: image).flatMap(document.number))
         let space = document.value("/ColorSpace", in: image).map { describe($0, in: document) } ?? "?"
         let components: Int
@@ -252,6 +252,11 @@ struct PreflightPainting {
             document.value("/Filter", in: image).map { filter in
                 document.name(filter).map { [$0] } ?? (document.items(filter) ?? []).compactMap(document.name)
             } ?? []
+        // The ink is averaged over squares of `box` pixels. A JPEG is decoded at the DCT scale
+        // that fits in a square (each pixel then the mean of its block): the same averages
+        // for a fraction of the decode.
+        let perSquare = ppi.isFinite ? min(max(ppi, 0) / 25.4 * Preflight.inkArea, 4096) : 1
+        var box = max(1, Int(perSquare.rounded()))
         var samples: [UInt8]
         do {
             let data = try document.data(of: image)
@@ -259,13 +264,13 @@ struct PreflightPainting {
                 guard components == 4 else {
                     return .failure(InkProblem(description: "a gray JPEG image is not measured"))
                 }
-                let decoded = try JPEGCodec.decodeCMYK(data, maxPixels: Preflight.maxImagePixels)
-                guard decoded.width == width, decoded.height == height else {
+                let scale = [8, 4, 2, 1].first { $0 <= box } ?? 1
+                let decoded = try JPEGCodec.decodeCMYK(data, scale: scale, maxPixels: Preflight.maxImagePixels)
+                guard decoded.width == (width + scale - 1) / scale, decoded.height == (height + scale - 1) / scale else {
                     return .failure(
-                        InkProblem(
-                            description: "its JPEG is \(decoded.width) x \(decoded.height), not \(width) x \(height)"))
+                        InkProblem(description: "its JPEG is not \(width) x \(height) pixels as the image says"))
                 }
-                samples = decoded.pixels
+                (samples, width, height, box) = (decoded.pixels, decoded.width, decoded.height, max(1, box / scale))
             } else if filters.allSatisfy({ $0 == "FlateDecode" }) {
                 samples = data
             } else {
@@ -290,7 +295,6 @@ struct PreflightPainting {
                     return components == 1 ? 1 - value : value
                 })
         }
-        let box = max(1, Int((ppi / 25.4 * Preflight.inkArea).rounded()))
         let columns = (width + box - 1) / box
         var highest = 0.0
         var sums = [Double](repeating: 0, count: columns)

@@ -1,4 +1,6 @@
 internal import CColourTransform
+import Dispatch
+import Glibc
 import Synchronization
 
 /// An embedded RGB colour profile (Display P3, Adobe RGB, ...) to sRGB, 8 bits in and out,
@@ -62,13 +64,26 @@ public final class ColourTransform: @unchecked Sendable {
     public let inkLimit: Int?
 
     /// `image` (sRGB) in the press's CMYK, 4 bytes a pixel (C, M, Y, K; 0 no ink, 255 full),
-    /// no pixel's total ink above the limit.
+    /// no pixel's total ink above the limit. A large image is converted in parts on every
+    /// core (lcms2's transform, made without its cache, may run on many threads at once):
+    /// the separation was the largest single cost of a press postcard.
     public func cmyk(_ image: MemoryImage) -> [UInt8] {
         precondition(inkLimit != nil, "ColourTransform.cmyk: a transform made with init(fromSRGBToPress:inkLimit:)")
         let count = image.width * image.height
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let parts = max(1, min(cores, count / 250_000))
         return [UInt8](unsafeUninitializedCapacity: count * 4) { output, written in
-            image.pixels.withUnsafeBufferPointer {
-                CColourTransform_apply_cmyk(transform, $0.baseAddress!, output.baseAddress!, count)
+            image.pixels.withUnsafeBufferPointer { input in
+                // The buffers' addresses cross to the workers as integers: concurrentPerform
+                // returns only when every part is done, while both buffers are alive, and the
+                // parts read and write disjoint ranges.
+                let (source, target) = (UInt(bitPattern: input.baseAddress!), UInt(bitPattern: output.baseAddress!))
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let start = count * part / parts, end = count * (part + 1) / parts
+                    CColourTransform_apply_cmyk(
+                        self.transform, UnsafePointer<UInt8>(bitPattern: source)! + 3 * start,
+                        UnsafeMutablePointer<UInt8>(bitPattern: target)! + 4 * start, end - start)
+                }
             }
             written = count * 4
         }

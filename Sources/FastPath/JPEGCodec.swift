@@ -133,10 +133,10 @@ public enum JPEGCodec {
         return [UInt8](UnsafeBufferPointer(start: output, count: size))
     }
 
-    /// The CMYK samples of a 4-component JPEG as stored (4 bytes a pixel, not inverted),
-    /// refusing more than `maxPixels`.
+    /// The CMYK samples of a 4-component JPEG as stored (4 bytes a pixel, not inverted), at
+    /// 1/`scale` (1, 2, 4 or 8; libjpeg's DCT scaling), refusing more than `maxPixels`.
     /// - Throws: `Failure` with libjpeg's message (any corrupt-data warning included).
-    public static func decodeCMYK(_ data: [UInt8], maxPixels: Int) throws(Failure) -> (
+    public static func decodeCMYK(_ data: [UInt8], scale: Int = 1, maxPixels: Int) throws(Failure) -> (
         pixels: [UInt8], width: Int, height: Int
     ) {
         var pixels: UnsafeMutablePointer<UInt8>?
@@ -145,7 +145,7 @@ public enum JPEGCodec {
         var message = [CChar](repeating: 0, count: 200)
         let status = data.withUnsafeBufferPointer {
             CJPEGBridge_decode_cmyk(
-                $0.baseAddress, $0.count, maxPixels, &pixels, &width, &height, &message, message.count)
+                $0.baseAddress, $0.count, Int32(scale), maxPixels, &pixels, &width, &height, &message, message.count)
         }
         guard status == 0, let pixels else {
             free(pixels)

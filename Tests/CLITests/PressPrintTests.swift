@@ -440,6 +440,30 @@ import VipsKit
         #expect(mixed.stderr.contains("158.8 x 108 mm with 3.2 mm bleed"), "\(mixed.stderr)")
     }
 
+    @Test(.enabled(if: toolsInstalled, noTools))
+    func theReportGalleryAndRunManifestCarryThePDFs() throws {
+        let out = try render(press: "eu-a6-fogra39", extra: ["--run", "press"])
+        let input = (out as NSString).deletingLastPathComponent + "/in"
+        let report = try String(contentsOfFile: out + "/report.json", encoding: .utf8)
+        #expect(report.contains("card.print.pdf") && report.contains("card.verso-2.print.pdf"), "\(report)")
+        let gallery = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(gallery.contains("href=\"card.print.pdf\""), "the gallery links the postcard")
+        let manifest = try String(contentsOfFile: out + "/runs/press/shard-0-of-1.jsonl", encoding: .utf8)
+        #expect(manifest.contains("card.print.pdf") && manifest.contains("card.verso-2.print.pdf"))
+        #expect(!manifest.contains("card.verso-1.print"), "the first back is page 2 of card.print.pdf")
+        let verify = try Tools.run(
+            Tools.cardrender, ["runs", "verify", "press", "--shards", "1", "--out", out, "--inputs", input])
+        #expect(verify.status == 0, "\(verify.stdoutText) \(verify.stderr)")
+        // A changed PDF is found.
+        let file = out + "/card.verso-2.print.pdf"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let changed = try Tools.run(
+            Tools.cardrender, ["runs", "verify", "press", "--shards", "1", "--out", out, "--inputs", input])
+        #expect(changed.status != 0 && (changed.stdoutText + changed.stderr).contains("card.verso-2.print.pdf"))
+    }
+
     @Test func pressOptionsAreCheckedBeforeAnyWork() throws {
         let scratch = try Fixtures.scratchDirectory()
         let tiff = try Tools.run(

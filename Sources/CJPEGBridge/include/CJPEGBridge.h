@@ -65,18 +65,19 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
 /// ink) as a baseline JPEG at full resolution in every plane, stored the way Adobe's
 /// programs store CMYK (inverted: 255 no ink, with the Adobe marker), so a PDF places it
 /// with `/Decode [1 0 1 0 1 0 1 0]`. No density is written (it lives in the JFIF header,
-/// which a CMYK JPEG has not; a PDF places the image by its own matrix). Optimised Huffman
-/// tables. Returns 0, or -1 with libjpeg's message.
+/// which a CMYK JPEG has not; a PDF places the image by its own matrix). Standard Huffman
+/// tables, as the RGB print (optimised ones cost 2 to 3 times the encode time). Returns 0, or -1 with libjpeg's message.
 int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int quality,
                             uint8_t **output, size_t *output_size, char *message, size_t message_size);
 
 /// Decodes a 4-component (CMYK or YCCK) JPEG to its CMYK samples as stored, 4 bytes a
 /// pixel, no inversion (a PDF's `/Decode` says how to read them; Adobe's programs store
-/// 255 as no ink). Strict: any corrupt-data warning fails it. Refuses more than
-/// `max_pixels` pixels before allocating. The pixels are malloc'd (free with free()).
-/// Returns 0, or -1 with libjpeg's message.
-int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width,
-                            int *height, char *message, size_t message_size);
+/// 255 as no ink), at 1/`scale_denom` (1, 2, 4 or 8: libjpeg's DCT scaling, each pixel
+/// then close to the mean of its block). Strict: any corrupt-data warning fails it.
+/// Refuses more than `max_pixels` pixels (full size) before allocating. The pixels are
+/// malloc'd (free with free()). Returns 0, or -1 with libjpeg's message.
+int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, int scale_denom, size_t max_pixels, uint8_t **pixels,
+                            int *width, int *height, char *message, size_t message_size);
 
 /// A decode in progress, row by row (the fast executor's streaming path): open, read or
 /// skip rows in order, finish, close. After any call returns -1, only close is valid; the
