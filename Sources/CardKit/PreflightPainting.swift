@@ -266,7 +266,8 @@ struct PreflightPainting {
                 }
                 let scale = [8, 4, 2, 1].first { $0 <= box } ?? 1
                 let decoded = try JPEGCodec.decodeCMYK(data, scale: scale, maxPixels: Preflight.maxImagePixels)
-                guard decoded.width == (width + scale - 1) / scale, decoded.height == (height + scale - 1) / scale else {
+                guard decoded.width == (width + scale - 1) / scale, decoded.height == (height + scale - 1) / scale
+                else {
                     return .failure(
                         InkProblem(description: "its JPEG is not \(width) x \(height) pixels as the image says"))
                 }
