@@ -165,7 +165,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport"]),
-        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "FastPath", "TestSupport"]),
+        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
         .testTarget(
             name: "RenderCacheTests",
             dependencies: [

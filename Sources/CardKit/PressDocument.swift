@@ -108,16 +108,31 @@ public struct PressDocument {
         return try document.write(version: press.format.pdfVersion)
     }
 
-    /// Appends a page of `size` points whose trim lies `bleed` points inside.
+    /// Appends a page whose bleed box is `size` points with the trim `bleed` points inside;
+    /// with the profile's crop marks, the media box adds a slug around it that holds them.
     private func addPage(
         _ document: QPDFDocument, size: (width: Double, height: Double), bleed: Double, content: String,
         resources: [(String, QPDFDocument.Object)]
     ) throws {
-        let media = "[0 0 \(Self.number(size.width)) \(Self.number(size.height))]"
-        let trim =
-            "[\(Self.number(bleed)) \(Self.number(bleed)) \(Self.number(size.width - bleed)) \(Self.number(size.height - bleed))]"
+        var content = content
+        var slug = 0.0
+        if press.cropMarks {
+            let marks = (SheetLayout.markOffset + SheetLayout.markLength) / 25.4 * 72
+            slug = marks
+            let layout = try SheetLayout(
+                sheet: .millimetres((size.width + 2 * marks) / 72 * 25.4, (size.height + 2 * marks) / 72 * 25.4),
+                cardWidth: size.width, cardHeight: size.height, bleed: bleed, turns: false)
+            content =
+                "q 1 0 0 1 \(Self.number(slug)) \(Self.number(slug)) cm\n\(content)Q\n"
+                + "q 0 0 0 1 K 0.25 w\n\(layout.marks)S Q\n"
+        }
+        func box(_ inset: Double) -> String {
+            "[\(Self.number(inset)) \(Self.number(inset)) \(Self.number(size.width + 2 * slug - inset)) "
+                + "\(Self.number(size.height + 2 * slug - inset))]"
+        }
         let page = try document.indirect(
-            "<< /Type /Page /MediaBox \(media) /BleedBox \(media) /TrimBox \(trim) /Resources << /XObject << >> >> >>")
+            "<< /Type /Page /MediaBox \(box(0)) /BleedBox \(box(slug)) /TrimBox \(box(slug + bleed)) "
+                + "/Resources << /XObject << >> >> >>")
         let xObjects = try document.object("<< >>")
         for (name, object) in resources { try document.set(name, of: xObjects, to: object) }
         let resourceDictionary = try document.object("<< >>")
@@ -182,7 +197,7 @@ public struct PressDocument {
     }
 
     /// A number as PDF writes it: up to 4 decimals, no exponent, no trailing zeros.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         let rounded = (value * 10000).rounded() / 10000
         if rounded == 0 { return "0" }
         var text = "\(rounded)"
@@ -191,7 +206,7 @@ public struct PressDocument {
     }
 
     /// A PDF text string: a literal for printable ASCII, else UTF-16BE with its byte order mark.
-    static func text(_ value: String) -> String {
+    public static func text(_ value: String) -> String {
         if value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
             var escaped = ""
             for character in value {

@@ -30,10 +30,14 @@ public struct PressProfile: Sendable, Hashable, Encodable {
     public var format: Format
     /// The printing condition the colours are separated for.
     public var condition: PressCondition
+    /// Crop marks on each postcard, in a slug around the bleed (for a shop that cuts single
+    /// cards itself). Shops that take print-ready postcards want none; sheets for a shop's
+    /// own cutter get theirs from `cardrender impose`.
+    public var cropMarks: Bool
 
     public init(
         name: String, source: String, size: PaperSize, bleed: Double, safeZone: Double, dpi: Int = 300,
-        format: Format, condition: PressCondition
+        format: Format, condition: PressCondition, cropMarks: Bool = false
     ) {
         self.name = name
         self.source = source
@@ -43,6 +47,7 @@ public struct PressProfile: Sendable, Hashable, Encodable {
         self.dpi = dpi
         self.format = format
         self.condition = condition
+        self.cropMarks = cropMarks
     }
 
     /// The card format a card printed with this profile has: the profile's size, dpi and bleed.

@@ -55,21 +55,23 @@ public struct SheetLayout: Sendable, Equatable {
     public var perSheet: Int { columns * rows }
 
     /// The layout of cards of `cardWidth` x `cardHeight` points (bleed included, `bleed` on
-    /// each side) on `sheet`, turned landscape when that holds more.
+    /// each side) on `sheet`, turned landscape when that holds more (and `turns`).
     /// - Throws: `SheetLayoutError` with the numbers when not one card fits with its marks.
-    public init(sheet: Sheet, cardWidth: Double, cardHeight: Double, bleed: Double) throws(SheetLayoutError) {
+    public init(sheet: Sheet, cardWidth: Double, cardHeight: Double, bleed: Double, turns: Bool = true)
+        throws(SheetLayoutError)
+    {
         let points = { (millimetres: Double) in millimetres / 25.4 * 72 }
         let marks = points(Self.markOffset + Self.markLength)
         let portrait = (width: points(sheet.size.width), height: points(sheet.size.height))
         func fit(_ width: Double, _ height: Double) -> (Int, Int) {
-            (
-                max(0, Int(((width - 2 * marks) / cardWidth).rounded(.down))),
-                max(0, Int(((height - 2 * marks) / cardHeight).rounded(.down)))
-            )
+            // A hair of tolerance: a sheet cut exactly to size must not lose a card to round-off.
+            let across = ((width - 2 * marks) / cardWidth + 1e-9).rounded(.down)
+            let down = ((height - 2 * marks) / cardHeight + 1e-9).rounded(.down)
+            return (Int(max(0, min(across, 10_000))), Int(max(0, min(down, 10_000))))
         }
         let upright = fit(portrait.width, portrait.height)
         let turned = fit(portrait.height, portrait.width)
-        let useTurned = turned.0 * turned.1 > upright.0 * upright.1
+        let useTurned = turns && turned.0 * turned.1 > upright.0 * upright.1
         (width, height) = useTurned ? (portrait.height, portrait.width) : (portrait.width, portrait.height)
         (columns, rows) = useTurned ? turned : upright
         guard columns >= 1, rows >= 1 else {

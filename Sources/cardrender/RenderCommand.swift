@@ -66,7 +66,7 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The print file a press takes: rgb-jpeg (an RGB JPEG per side, at the spec's size), eu-a6-fogra39 (PDF/X-1a, FOGRA39 CMYK, A6 + 3 mm bleed), us-4x6-gracol (PDF/X-1a, GRACoL 2006, 4x6 in + 1/8 in bleed) or gelato-a6 (PDF/X-4, GRACoL 2006, A6 + 4 mm bleed). A PDF press prints every card at its size, dpi and bleed, one PDF per postcard (photo side, then the back).",
+            "The print file a press takes: rgb-jpeg (an RGB JPEG per side, at the spec's size; print-on-demand APIs), eu-a6-fogra39 (EU shops: PDF/X-1a, FOGRA39 CMYK, A6 + 3 mm bleed), us-4x6-gracol (Lob: PDF/X-1a, GRACoL 2006, 4x6 in + 1/8 in bleed) or gelato-a6 (Gelato: PDF/X-4, GRACoL 2006, A6 + 4 mm bleed). A PDF press prints every card at its size, dpi and bleed, one PDF per postcard (photo side, then the back); README \"For the print shop\" gives the sources.",
             valueName: "name"))
     var press: PressName = .rgbJPEG
 

@@ -258,6 +258,32 @@ import VipsKit
     }
 
     @Test(.enabled(if: toolsInstalled, noTools))
+    func theVectorBackIsTheRasterBacksLayout() throws {
+        // The raster back of the same card (today's print) and the PDF's page 2 read back.
+        let rgb = try render(press: "rgb-jpeg", fields: ["card": ["size": "a6", "bleed": 3, "dpi": 300]])
+        let pdf = try render(press: "eu-a6-fogra39")
+        let scratch = try Fixtures.scratchDirectory()
+        _ = try tool(
+            "/usr/bin/gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pnggray", "-r300", "-dUsePDFX3Profile",
+            "-dFirstPage=2", "-dLastPage=2", "-sOutputFile=\(scratch)/back.png", pdf + "/card.print.pdf")
+        try Tools.vips("colourspace", rgb + "/card.verso-1.print.jpg", scratch + "/raster.v", "b-w")
+        let vector = try Fixtures.load(scratch + "/back.png")
+        #expect(vector.width == 1818 && vector.height == 1310)
+        try Tools.vips("subtract", scratch + "/back.png", scratch + "/raster.v", scratch + "/d.v")
+        try Tools.vips("abs", scratch + "/d.v", scratch + "/a.v")
+        let difference = try statistic("avg", scratch + "/a.v")
+        // The same glyphs in the same places: what differs is antialiasing and how dark black
+        // ink alone prints (FOGRA39's K is not sRGB's black). Measured 0.87 of 255.
+        #expect(difference < 3, "mean difference \(difference) of 255")
+        // A back shifted by a line of text would differ far more: the check can fail.
+        try Tools.vips(
+            "embed", scratch + "/raster.v", scratch + "/shifted.v", "0", "40", "1818", "1310", "--extend", "white")
+        try Tools.vips("subtract", scratch + "/back.png", scratch + "/shifted.v", scratch + "/ds.v")
+        try Tools.vips("abs", scratch + "/ds.v", scratch + "/as.v")
+        #expect(try statistic("avg", scratch + "/as.v") > difference * 2)
+    }
+
+    @Test(.enabled(if: toolsInstalled, noTools))
     func theOtherPresetsHaveTheirSizeStandardAndCondition() throws {
         let us = try render(press: "us-4x6-gracol") + "/card.print.pdf"
         let usBoxes = try boxes(us, page: 1)

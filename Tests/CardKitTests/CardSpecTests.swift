@@ -8,6 +8,13 @@ import Testing
         try CardSpec.parse(Data(json.utf8), file: "a.card.json")
     }
 
+    @Test(arguments: [("4x6in", 1800, 1200), ("5x7IN", 2100, 1500), ("6x9in", 2700, 1800), ("a6", 1748, 1240)])
+    func theUSCardSizesAreSpecSizes(name: String, long: Int, short: Int) throws {
+        let spec = try parse(#"{"version": 1, "card": {"size": "\#(name)"}}"#)
+        #expect(spec.format.trimPixels(.landscape) == (long, short))
+        #expect(spec.format.trimPixels(.portrait) == (short, long))
+    }
+
     @Test func fullSpecParses() throws {
         let spec = try parse(
             """

@@ -104,13 +104,14 @@ import VipsKit
 
     /// A press profile whose condition has `profile` as its ICC bytes (the key holds a digest).
     static func press(
-        profile: [UInt8], bleed: Double = 3, format: PressProfile.Format = .pdfX1a, inkLimit: Int = 300
+        profile: [UInt8], bleed: Double = 3, format: PressProfile.Format = .pdfX1a, inkLimit: Int = 300,
+        cropMarks: Bool = false
     ) -> PressProfile {
         PressProfile(
             name: "test", source: "tests", size: .a6, bleed: bleed, safeZone: 5, format: format,
             condition: PressCondition(
                 identifier: "FOGRA39", description: "test", inkLimit: inkLimit, profile: profile,
-                profileName: "test.icc"))
+                profileName: "test.icc"), cropMarks: cropMarks)
     }
 
     @Test func everyRendererSettingChangesTheKey() throws {
@@ -120,7 +121,8 @@ import VipsKit
                 "policy", "qualityThreshold", "printFile", "sampleLongSide", "smallWidth", "engine",
             ])
         let press = Self.press(profile: [1, 2, 3])
-        #expect(labels(press) == ["name", "source", "size", "bleed", "safeZone", "dpi", "format", "condition"])
+        #expect(
+            labels(press) == ["name", "source", "size", "bleed", "safeZone", "dpi", "format", "condition", "cropMarks"])
         #expect(
             labels(press.condition)
                 == ["identifier", "description", "registry", "inkLimit", "profile", "profileName", "profileDigest"])
@@ -153,6 +155,7 @@ import VipsKit
             ("printFile pdf quality", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3]), quality: 91) }),
             ("press.bleed", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], bleed: 4), quality: 92) }),
             ("press.format", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], format: .pdfX4), quality: 92) }),
+            ("press.cropMarks", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], cropMarks: true), quality: 92) }),
             ("press.condition.profile", { $0.printFile = .pdf(Self.press(profile: [1, 2, 4]), quality: 92) }),
             (
                 "press.condition.inkLimit",

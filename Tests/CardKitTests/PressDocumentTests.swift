@@ -1,0 +1,71 @@
+import CardKit
+import FastPath
+import Foundation
+import PressPDF
+import TestSupport
+import Testing
+
+/// The press PDF's parts, read back with libqpdf: crop marks in a slug when a profile asks
+/// for them, and preflight's verdict on that file.
+struct PressDocumentTests {
+    static let profilePath = Fixtures.root.appendingPathComponent("press/profiles/FOGRA39-TAC300.icc").path
+
+    static func press(cropMarks: Bool) throws -> PressProfile {
+        let condition = PressCondition(
+            identifier: "FOGRA39", description: "test", inkLimit: 300,
+            profile: [UInt8](try Data(contentsOf: URL(fileURLWithPath: profilePath))), profileName: "FOGRA39")
+        return PressProfile(
+            name: "marked", source: "tests", size: .a6, bleed: 3, safeZone: 5, format: .pdfX1a, condition: condition,
+            cropMarks: cropMarks)
+    }
+
+    /// A grey photo side at the profile's size (A6 + 3 mm bleed at 300 dpi).
+    static func photo(_ press: PressProfile) -> MemoryImage {
+        let size = press.cardFormat.printPixels(.landscape)
+        return MemoryImage(width: size.width, height: size.height, colour: [128, 128, 128])
+    }
+
+    func boxes(_ document: QPDFDocument, page: Int) -> [String: [Double]] {
+        var boxes: [String: [Double]] = [:]
+        for key in ["/MediaBox", "/BleedBox", "/TrimBox"] {
+            boxes[key] = document.value(key, in: document.page(page)).flatMap(document.items)?.compactMap(
+                document.number)
+        }
+        return boxes
+    }
+
+    @Test func cropMarksSitInASlugAroundTheBleed() throws {
+        let press = try Self.press(cropMarks: true)
+        let writer = PressDocument(press: press)
+        let pdf = try writer.pdf(
+            photo: try writer.separate(Self.photo(press), quality: 90), back: nil, title: "marked")
+        let document = try QPDFDocument(reading: pdf, name: "marked.pdf")
+        let box = boxes(document, page: 0)
+        let points = { (millimetres: Double) in millimetres / 25.4 * 72 }
+        let slug = points(SheetLayout.markOffset + SheetLayout.markLength)
+        let media = try #require(box["/MediaBox"]), bleed = try #require(box["/BleedBox"]),
+            trim = try #require(box["/TrimBox"])
+        #expect(abs(bleed[0] - slug) < 0.01 && abs(media[2] - bleed[2] - slug) < 0.01, "\(media) \(bleed)")
+        #expect(abs(trim[0] - bleed[0] - points(3)) < 0.3, "\(trim) \(bleed)")
+        #expect(abs(trim[2] - trim[0] - points(148)) < 0.5 && abs(trim[3] - trim[1] - points(105)) < 0.5)
+        // Eight marks, stroked in black ink alone, outside the bleed box.
+        let content = String(decoding: try document.contents(of: document.page(0)), as: UTF8.self)
+        #expect(content.contains("0 0 0 1 K") && content.components(separatedBy: " l\n").count - 1 == 8)
+        #expect(Preflight(press: press).check(pdf, name: "marked.pdf").passed)
+
+        // Without marks: media box = bleed box.
+        let plain = try Self.press(cropMarks: false)
+        let unmarked = PressDocument(press: plain)
+        let bytes = try unmarked.pdf(
+            photo: try unmarked.separate(Self.photo(plain), quality: 90), back: nil, title: "plain")
+        let plainBoxes = boxes(try QPDFDocument(reading: bytes, name: "plain.pdf"), page: 0)
+        #expect(plainBoxes["/MediaBox"] == plainBoxes["/BleedBox"])
+    }
+
+    @Test func numbersAndTextAreWrittenAsPDFSyntax() {
+        #expect(PressDocument.number(419.52755905511816) == "419.5276")
+        #expect(PressDocument.number(-0.00001) == "0" && PressDocument.number(12) == "12")
+        #expect(PressDocument.text("Ada (the) \\ card") == #"(Ada \(the\) \\ card)"#)
+        #expect(PressDocument.text("Zoë") == "<FEFF005A006F00EB>")
+    }
+}
