@@ -284,6 +284,24 @@ import VipsKit
     }
 
     @Test(.enabled(if: toolsInstalled, noTools))
+    func bothPixelPathsMakeTheSamePhotoSide() throws {
+        // libvips's pipeline (--engine general) and the fast executor give the print pixels;
+        // the PDF around them is the same.
+        let fast = try render(press: "eu-a6-fogra39", label: "fast")
+        let general = try render(press: "eu-a6-fogra39", extra: ["--engine", "general"], label: "general")
+        let scratch = try Fixtures.scratchDirectory()
+        for (name, out) in [("fast", fast), ("general", general)] {
+            _ = try tool(
+                "/usr/bin/gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiff32nc", "-r100", "-dFirstPage=1",
+                "-dLastPage=1", "-sOutputFile=\(scratch)/\(name).tif", out + "/card.print.pdf")
+        }
+        let a = try Fixtures.load(scratch + "/fast.tif"), b = try Fixtures.load(scratch + "/general.tif")
+        #expect(a.width == b.width && a.height == b.height && a.bands == 4)
+        let difference = try a.meanAbsoluteDifference(to: b)
+        #expect(difference < 3, "mean ink difference \(difference) of 255 between the two paths")
+    }
+
+    @Test(.enabled(if: toolsInstalled, noTools))
     func theOtherPresetsHaveTheirSizeStandardAndCondition() throws {
         let us = try render(press: "us-4x6-gracol") + "/card.print.pdf"
         let usBoxes = try boxes(us, page: 1)
