@@ -59,16 +59,7 @@ public struct TextLayout {
             throw TextLayoutError(
                 message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        var block = Block(
-            lines: Int(result.lines),
-            missingCharacter: result.unknown_glyphs > 0 ? Unicode.Scalar(result.first_unknown) : nil,
-            overflowingLine: nil, width: Int(result.logical_width), height: Int(result.logical_height), ink: nil)
-        if result.overflow_start >= 0 {
-            let bytes = Array(text.utf8)
-            let start = min(Int(result.overflow_start), bytes.count)
-            let end = min(start + Int(result.overflow_length), bytes.count)
-            block.overflowingLine = String(decoding: bytes[start..<end], as: UTF8.self)
-        }
+        var block = Block(measures: result, text: text)
         if draw, let pixels = result.pixels {
             let (width, height) = (Int(result.width), Int(result.height))
             let count = width * height
@@ -118,17 +109,7 @@ extension TextLayout {
             throw TextLayoutError(
                 message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        let measures = result.measures
-        var block = Block(
-            lines: Int(measures.lines),
-            missingCharacter: measures.unknown_glyphs > 0 ? Unicode.Scalar(measures.first_unknown) : nil,
-            overflowingLine: nil, width: Int(measures.logical_width), height: Int(measures.logical_height), ink: nil)
-        if measures.overflow_start >= 0 {
-            let bytes = Array(text.utf8)
-            let start = min(Int(measures.overflow_start), bytes.count)
-            let end = min(start + Int(measures.overflow_length), bytes.count)
-            block.overflowingLine = String(decoding: bytes[start..<end], as: UTF8.self)
-        }
+        let block = Block(measures: result.measures, text: text)
         let path =
             result.path.map {
                 String(decoding: UnsafeRawBufferPointer(start: $0, count: result.path_length), as: UTF8.self)
@@ -142,6 +123,22 @@ extension TextLayout {
             )
         }
         return Outline(block: block, path: path, images: images)
+    }
+}
+
+extension TextLayout.Block {
+    /// What a layout of `text` measured (no ink yet).
+    fileprivate init(measures: CTextLayout_Result, text: String) {
+        self.init(
+            lines: Int(measures.lines),
+            missingCharacter: measures.unknown_glyphs > 0 ? Unicode.Scalar(measures.first_unknown) : nil,
+            overflowingLine: nil, width: Int(measures.logical_width), height: Int(measures.logical_height), ink: nil)
+        if measures.overflow_start >= 0 {
+            let bytes = Array(text.utf8)
+            let start = min(Int(measures.overflow_start), bytes.count)
+            let end = min(start + Int(measures.overflow_length), bytes.count)
+            overflowingLine = String(decoding: bytes[start..<end], as: UTF8.self)
+        }
     }
 }
 

@@ -125,12 +125,7 @@ public enum JPEGCodec {
                 fullChroma ? 1 : 0, optimize ? 1 : 0, Int32(dotsPerInch), maxBytes ?? 0, &output, &size, &message,
                 message.count)
         }
-        guard status == 0, let output else {
-            free(output)
-            throw Failure(message: Self.text(message))
-        }
-        defer { free(output) }
-        return [UInt8](UnsafeBufferPointer(start: output, count: size))
+        return try Self.taking(output, size: size, status: status, message: message)
     }
 
     /// The CMYK samples of a 4-component JPEG as stored (4 bytes a pixel, not inverted), at
@@ -171,11 +166,15 @@ public enum JPEGCodec {
                 pixels.baseAddress, Int32(width), Int32(height), Int32(quality), &output, &size, &message,
                 message.count)
         }
-        guard status == 0, let output else {
-            free(output)
-            throw Failure(message: Self.text(message))
-        }
+        return try Self.taking(output, size: size, status: status, message: message)
+    }
+
+    /// The encoder's malloc'd output as an array (freed here), or its failure.
+    private static func taking(
+        _ output: UnsafeMutablePointer<UInt8>?, size: Int, status: Int32, message: [CChar]
+    ) throws(Failure) -> [UInt8] {
         defer { free(output) }
+        guard status == 0, let output else { throw Failure(message: Self.text(message)) }
         return [UInt8](UnsafeBufferPointer(start: output, count: size))
     }
 }
