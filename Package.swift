@@ -82,7 +82,9 @@ let package = Package(
         // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CSharedLibraries.
         .systemLibrary(name: "CQPDF"),
         // PDF documents written and read through libqpdf: the press print files and preflight.
-        .target(name: "PressPDF", dependencies: ["CQPDF", "CSharedLibraries"]),
+        // How far a Flate stream inflates, counted before libqpdf decodes it (zlib, apt `zlib1g-dev`).
+        .target(name: "CInflate", cSettings: optimisedC, linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "PressPDF", dependencies: ["CQPDF", "CInflate", "CSharedLibraries"]),
         .target(
             name: "FastPath",
             dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),

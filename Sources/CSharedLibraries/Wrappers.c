@@ -211,7 +211,6 @@ PROCEDURE(qpdf, qpdf_oh_begin_dict_key_iter, (qpdf_data qpdf, qpdf_oh dict), (qp
 FUNCTION(qpdf, QPDF_BOOL, qpdf_oh_dict_more_keys, (qpdf_data qpdf), (qpdf))
 FUNCTION(qpdf, char const *, qpdf_oh_dict_next_key, (qpdf_data qpdf), (qpdf))
 FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_oh_get_stream_data, (qpdf_data qpdf, qpdf_oh stream_oh, enum qpdf_stream_decode_level_e decode_level, QPDF_BOOL *filtered, unsigned char **bufp, size_t *len), (qpdf, stream_oh, decode_level, filtered, bufp, len))
-FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_oh_get_page_content_data, (qpdf_data qpdf, qpdf_oh page_oh, unsigned char **bufp, size_t *len), (qpdf, page_oh, bufp, len))
 FUNCTION(qpdf, char const *, qpdf_oh_unparse, (qpdf_data qpdf, qpdf_oh oh), (qpdf, oh))
 FUNCTION(qpdf, QPDF_ERROR_CODE, qpdf_init_write_memory, (qpdf_data qpdf), (qpdf))
 PROCEDURE(qpdf, qpdf_set_deterministic_ID, (qpdf_data qpdf, QPDF_BOOL value), (qpdf, value))

@@ -49,12 +49,14 @@ public struct Imposer {
         // libqpdf reads copied objects from their documents until the copy is written, and a
         // document copied from must outlive the copy (destroying it first crashes in qpdf):
         // the sheets are made and released inside, the postcards released after.
-        let pdf = try withExtendedLifetime(inputs) { try sheets(of: inputs, layout: layout) }
+        let pdf = try withExtendedLifetime(inputs) {
+            try sheets(of: inputs, names: postcards.map(\.name), layout: layout)
+        }
         return (pdf, layout)
     }
 
-    /// The sheets' PDF: `inputs` placed by `layout`.
-    private func sheets(of inputs: [QPDFDocument], layout: SheetLayout) throws -> [UInt8] {
+    /// The sheets' PDF: `inputs` (named `names` in messages) placed by `layout`.
+    private func sheets(of inputs: [QPDFDocument], names: [String], layout: SheetLayout) throws -> [UInt8] {
         let output = try QPDFDocument()
         let source = inputs[0]
         // The sheets inherit the postcards' identification and printing condition.
@@ -77,23 +79,24 @@ public struct Imposer {
             var backs: [(String, QPDFDocument.Object)] = []
             var backContent = ""
             for (slot, input) in batch.enumerated() {
-                let front = try form(page: 0, of: input, into: output)
-                let name = "/Card\(slot + 1)"
-                fronts.append((name, front.object))
+                let name = names[start + slot]
+                let front = try form(page: 0, of: input, named: name, into: output)
+                let key = "/Card\(slot + 1)"
+                fronts.append((key, front.object))
                 let origin = layout.origin(of: slot, mirrored: false)
                 frontContent +=
-                    "q 1 0 0 1 \(PressDocument.number(origin.x)) \(PressDocument.number(origin.y)) cm \(name) Do Q\n"
+                    "q 1 0 0 1 \(PressDocument.number(origin.x)) \(PressDocument.number(origin.y)) cm \(key) Do Q\n"
                 guard input.pageCount > 1 else { continue }
-                let back = try form(page: 1, of: input, into: output)
-                backs.append((name, back.object))
+                let back = try form(page: 1, of: input, named: name, into: output)
+                backs.append((key, back.object))
                 let mirrored = layout.origin(of: slot, mirrored: true)
                 if abs(back.width - front.width) < 0.5 {
                     backContent +=
-                        "q 1 0 0 1 \(PressDocument.number(mirrored.x)) \(PressDocument.number(mirrored.y)) cm \(name) Do Q\n"
+                        "q 1 0 0 1 \(PressDocument.number(mirrored.x)) \(PressDocument.number(mirrored.y)) cm \(key) Do Q\n"
                 } else {
                     // A portrait card's back is landscape: turned a quarter anticlockwise into the cell.
                     backContent +=
-                        "q 0 1 -1 0 \(PressDocument.number(mirrored.x + layout.cardWidth)) \(PressDocument.number(mirrored.y)) cm \(name) Do Q\n"
+                        "q 0 1 -1 0 \(PressDocument.number(mirrored.x + layout.cardWidth)) \(PressDocument.number(mirrored.y)) cm \(key) Do Q\n"
                 }
             }
             let marks = "q 0 0 0 1 K 0.25 w\n\(layout.marks)S Q\n"
@@ -132,14 +135,19 @@ public struct Imposer {
 
     /// Page `page` of `input` as a Form XObject of `output`: its content, its resources
     /// (copied with everything they refer to), its bleed box as the form's box.
-    private func form(page index: Int, of input: QPDFDocument, into output: QPDFDocument) throws -> (
-        object: QPDFDocument.Object, width: Double
-    ) {
+    /// - Throws: `ImpositionError` naming the postcard (`name`) when the page cannot be read.
+    private func form(page index: Int, of input: QPDFDocument, named name: String, into output: QPDFDocument) throws
+        -> (
+            object: QPDFDocument.Object, width: Double
+        )
+    {
         let page = input.page(index)
         let numbers =
             (input.value("/BleedBox", in: page) ?? input.value("/MediaBox", in: page)).flatMap(input.items)?
             .compactMap(input.number) ?? []
-        guard numbers.count == 4 else { throw ImpositionError(message: "a page without a MediaBox") }
+        guard numbers.count == 4 else {
+            throw ImpositionError(message: "\(name): page \(index + 1) has no MediaBox")
+        }
         let copied = try output.copy(page, from: input)
         var entries: [(String, QPDFDocument.Object)] = [
             ("/Type", try output.object("/XObject")), ("/Subtype", try output.object("/Form")),
@@ -155,7 +163,13 @@ public struct Imposer {
                         "[1 0 0 1 \(PressDocument.number(-numbers[0])) \(PressDocument.number(-numbers[1]))]")
                 ))
         }
-        let form = try output.stream(try input.contents(of: page), entries: entries)
+        let content: [UInt8]
+        do {
+            content = try input.contents(of: page)
+        } catch {
+            throw ImpositionError(message: "\(name): page \(index + 1)'s content cannot be read (\(error))")
+        }
+        let form = try output.stream(content, entries: entries)
         return (form, numbers[2] - numbers[0])
     }
 

@@ -24,6 +24,14 @@ struct PreflightPainting {
     static let maxDepth = 8
     /// Most image pixels one file's preflight decodes in all.
     static let maxTotalPixels = 400_000_000
+    /// Most bytes of content one file's preflight reads in all, each form counted every time
+    /// it is drawn: ours are under 1 MB, and a form drawn ten times by a form drawn ten
+    /// times... (eight deep) must not read for hours.
+    static let maxContentBytes = 256 << 20
+    /// Most forms one file's preflight reads, each draw counted (an imposed sheet of ours
+    /// draws one per card).
+    static let maxFormDraws = 10_000
+    private static let tooMuchContent = "more content to read than preflight reads"
 
     /// What could not be read: content that does not decode, forms nested too deep, too
     /// many image pixels. Preflight fails a file with any.
@@ -40,6 +48,8 @@ struct PreflightPainting {
 
     private var measuredInk: [String: Result<Double, InkProblem>] = [:]
     private var decodedPixels = 0
+    private var scannedBytes = 0
+    private var formDraws = 0
     private var seenFonts: Set<String> = []
     private var seenForms: Set<String> = []
 
@@ -53,7 +63,9 @@ struct PreflightPainting {
             }
             let resources = document.value("/Resources", in: page)
             do {
-                paint(try document.contents(of: page), resources: resources, matrix: .identity, depth: 0, in: document)
+                let content = try document.contents(
+                    of: page, limit: min(QPDFDocument.maxDecodedStream, Self.maxContentBytes - scannedBytes))
+                paint(content, resources: resources, matrix: .identity, depth: 0, in: document)
             } catch {
                 problems.append("page \(index + 1)'s content cannot be read (\(error))")
             }
@@ -67,15 +79,23 @@ struct PreflightPainting {
         _ content: [UInt8], resources: QPDFDocument.Object?, matrix: PDFContentScanner.Matrix, depth: Int,
         in document: QPDFDocument
     ) {
+        guard scannedBytes + content.count <= Self.maxContentBytes else {
+            if !problems.contains(where: { $0.hasPrefix(Self.tooMuchContent) }) {
+                problems.append("\(Self.tooMuchContent) (\(Self.maxContentBytes >> 20) MiB, forms included)")
+            }
+            return
+        }
+        scannedBytes += content.count
         if let resources { inspect(resources, in: document) }
         var fill: Colour = [0, 0, 0, 1]
         var saved: [Colour] = []
-        var calls: [(String, [PDFContentScanner.Operand], PDFContentScanner.Matrix)] = []
-        PDFContentScanner(content).scan(from: matrix) { calls.append(($0, $1, $2)) }
-        for (name, operands, current) in calls {
+        var unsaved = 0
+        PDFContentScanner(content).scan(from: matrix) { name, operands, current in
             let numbers = operands.compactMap { if case .number(let value) = $0 { value } else { nil } }
             switch name {
+            case "q" where saved.count == PDFContentScanner.maxSavedStates: unsaved += 1
             case "q": saved.append(fill)
+            case "Q" where unsaved > 0: unsaved -= 1
             case "Q": fill = saved.popLast() ?? fill
             case "k":
                 colourSpaces.insert("DeviceCMYK")
@@ -208,8 +228,17 @@ struct PreflightPainting {
                 return
             }
             guard seenForms.insert(identity + "@\(matrix)").inserted else { return }
-            guard let content = try? document.data(of: object) else {
-                problems.append("form /\(key)'s content cannot be read")
+            formDraws += 1
+            guard formDraws <= Self.maxFormDraws else {
+                if formDraws == Self.maxFormDraws + 1 { problems.append("more than \(Self.maxFormDraws) forms drawn") }
+                return
+            }
+            let content: [UInt8]
+            do {
+                content = try document.data(
+                    of: object, limit: min(QPDFDocument.maxDecodedStream, Self.maxContentBytes - scannedBytes))
+            } catch {
+                problems.append("form /\(key)'s content cannot be read (\(error))")
                 return
             }
             if let group = document.value("/Group", in: object),
@@ -259,7 +288,10 @@ struct PreflightPainting {
         var box = max(1, Int(perSquare.rounded()))
         var samples: [UInt8]
         do {
-            let data = try document.data(of: image)
+            // A Flate image holds its samples and little more (a stray end of line).
+            let data = try document.data(
+                of: image,
+                limit: filters.last == "DCTDecode" ? QPDFDocument.maxDecodedStream : width * height * components + 4096)
             if filters.last == "DCTDecode" {
                 guard components == 4 else {
                     return .failure(InkProblem(description: "a gray JPEG image is not measured"))

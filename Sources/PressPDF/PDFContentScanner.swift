@@ -34,6 +34,12 @@ public struct PDFContentScanner {
         public var scales: (x: Double, y: Double) { ((a * a + b * b).squareRoot(), (c * c + d * d).squareRoot()) }
     }
 
+    /// Most graphics states kept on the `q` stack (PDF's own limit is 28); deeper pushes are
+    /// counted, not stored, so a stream of millions of `q` costs no memory.
+    public static let maxSavedStates = 256
+    /// Most operands kept before an operator (the last ones: an operator reads its own).
+    public static let maxOperands = 64
+
     private let bytes: [UInt8]
 
     public init(_ bytes: [UInt8]) {
@@ -46,13 +52,17 @@ public struct PDFContentScanner {
         var operands: [Operand] = []
         var matrix = start
         var saved: [Matrix] = []
+        var unsaved = 0
         while let token = nextToken(&index) {
             switch token {
             case .operand(let operand):
+                if operands.count == Self.maxOperands { operands.removeFirst() }
                 operands.append(operand)
             case .operator(let name):
                 switch name {
+                case "q" where saved.count == Self.maxSavedStates: unsaved += 1
                 case "q": saved.append(matrix)
+                case "Q" where unsaved > 0: unsaved -= 1
                 case "Q": matrix = saved.popLast() ?? matrix
                 case "cm":
                     let numbers = operands.compactMap { if case .number(let value) = $0 { value } else { nil } }

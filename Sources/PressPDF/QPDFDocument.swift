@@ -1,3 +1,4 @@
+internal import CInflate
 internal import CQPDF
 
 /// A PDF document in libqpdf, built from scratch or read from bytes: the one Swift face of
@@ -221,29 +222,70 @@ public final class QPDFDocument {
     /// Whether `object` is a stream.
     public func isStream(_ object: Object) -> Bool { qpdf_oh_is_stream(qpdf, object.handle) == QPDF_TRUE }
 
-    /// A stream's data, general-purpose filters (Flate) undone; image filters such as
-    /// DCTDecode are kept (`decoded` false) or undone too (true).
-    /// - Throws: `Failure` when the data cannot be read or decoded.
-    public func data(of stream: Object, decodingImages: Bool = false) throws(Failure) -> [UInt8] {
+    /// Most bytes one stream of a document may decode to (`data(of:limit:)`'s default): a
+    /// postcard's richest content stream, a message of CJK glyph outlines, is ~100 KB.
+    public static let maxDecodedStream = 64 << 20
+
+    /// A stream's data with libqpdf's general-purpose filters (Flate, LZW, ASCII85,
+    /// ASCIIHex) undone; the others (RunLength, DCTDecode and the image filters) are kept.
+    ///
+    /// libqpdf decodes into memory with no limit, so the decoded size is bounded first: a
+    /// Flate stream's length is counted by inflating with the output thrown away
+    /// (`CInflate`), the other filters by the most they can expand. A stream that may
+    /// decode to more than `limit` bytes is refused, never decoded.
+    /// - Throws: `Failure` when the data cannot be read or decoded, or may exceed `limit`.
+    public func data(of stream: Object, limit: Int = QPDFDocument.maxDecodedStream) throws(Failure) -> [UInt8] {
+        let raw = try streamData(stream, level: qpdf_dl_none)
+        let filters: [String] =
+            value("/Filter", in: stream).map { filter in
+                name(filter).map { [$0] } ?? (items(filter) ?? []).compactMap(name)
+            } ?? []
+        guard !filters.isEmpty else {
+            guard raw.count <= limit else { throw Failure(message: "a stream of \(raw.count) bytes, over \(limit)") }
+            return raw
+        }
+        // The most the general-purpose filters (undone here by libqpdf, in order) can make.
+        var bound = Double(raw.count)
+        chain: for (index, filter) in filters.enumerated() {
+            switch filter {
+            case "FlateDecode" where index == 0:
+                bound = Double(
+                    raw.withUnsafeBufferPointer { CInflate_inflated_length($0.baseAddress, $0.count, limit) })
+            case "FlateDecode": bound *= 1032  // deflate's largest ratio
+            case "LZWDecode": bound *= 3641  // a 9-bit code can stand for 4,096 bytes
+            case "ASCII85Decode", "ASCIIHexDecode": continue  // these shrink
+            default: break chain  // not a general-purpose filter: libqpdf's decoding stops there
+            }
+        }
+        guard bound <= Double(limit) else {
+            throw Failure(
+                message: "a stream of \(raw.count) bytes (\(filters.joined(separator: ", "))) may decode to more "
+                    + "than \(limit) bytes: not decoded")
+        }
+        return try streamData(stream, level: qpdf_dl_generalized)
+    }
+
+    /// A page's content streams decoded and joined (a token never spans two of them), within
+    /// `limit` bytes in all.
+    /// - Throws: `Failure` when one cannot be read or decoded, or they exceed `limit`.
+    public func contents(of page: Object, limit: Int = QPDFDocument.maxDecodedStream) throws(Failure) -> [UInt8] {
+        guard let contents = value("/Contents", in: page) else { return [] }
+        let streams = isStream(contents) ? [contents] : (items(contents) ?? []).filter(isStream)
+        var joined: [UInt8] = []
+        for stream in streams {
+            joined += try data(of: stream, limit: max(0, limit - joined.count))
+            joined.append(0x0A)
+        }
+        return joined
+    }
+
+    private func streamData(_ stream: Object, level: qpdf_stream_decode_level_e) throws(Failure) -> [UInt8] {
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
         var filtered: QPDF_BOOL = QPDF_FALSE
-        _ = qpdf_oh_get_stream_data(
-            qpdf, stream.handle, decodingImages ? qpdf_dl_all : qpdf_dl_generalized, &filtered, &buffer, &length)
+        _ = qpdf_oh_get_stream_data(qpdf, stream.handle, level, &filtered, &buffer, &length)
         defer { free(buffer) }
         try check("reading a stream")
-        guard let buffer else { return [] }
-        return [UInt8](UnsafeBufferPointer(start: buffer, count: length))
-    }
-
-    /// A page's content streams, concatenated and decoded.
-    /// - Throws: `Failure`.
-    public func contents(of page: Object) throws(Failure) -> [UInt8] {
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        _ = qpdf_oh_get_page_content_data(qpdf, page.handle, &buffer, &length)
-        defer { free(buffer) }
-        try check("reading a page's content")
         guard let buffer else { return [] }
         return [UInt8](UnsafeBufferPointer(start: buffer, count: length))
     }

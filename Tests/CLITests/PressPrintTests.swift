@@ -408,6 +408,38 @@ import VipsKit
                 "huge", "pdf.pages[0].Resources.XObject.Photo.Width = pikepdf.Object.parse(b'9' * 40 + b'.5')",
                 "FAILED"
             ),
+            // Decompression bombs: libqpdf would inflate them whole (a 3 MB file took 4 GB).
+            (
+                "contentbomb",
+                "import zlib\nbomb = pikepdf.Stream(pdf, zlib.compress(b' ' * (80 << 20), 9))\n"
+                    + "bomb.Filter = pikepdf.Name.FlateDecode\npdf.pages[1].Contents = bomb",
+                "FAIL structure: page 2's content cannot be read (a stream of"
+            ),
+            (
+                "imagebomb",
+                "import zlib\nbomb = pikepdf.Stream(pdf, zlib.compress(bytes(1 << 20), 9))\n"
+                    + "bomb.Filter = pikepdf.Name.FlateDecode\nbomb.Type = pikepdf.Name.XObject\n"
+                    + "bomb.Subtype = pikepdf.Name.Image\nbomb.Width = bomb.Height = 10\n"
+                    + "bomb.ColorSpace = pikepdf.Name.DeviceCMYK\nbomb.BitsPerComponent = 8\n"
+                    + "pdf.pages[0].Resources.XObject.Bomb = bomb\n"
+                    + "pdf.pages[0].Contents.write(pdf.pages[0].Contents.read_bytes() + b' q 1 0 0 1 0 0 cm /Bomb Do Q')",
+                "may decode to more than 4496 bytes"
+            ),
+            // A form drawing another ten times, six deep: 10^6 draws at 10^6 places, each one cheap.
+            (
+                "fanout",
+                "leaf = pdf.make_indirect(pikepdf.Stream(pdf, b'0 0 0 1 k 0 0 1 1 re f'))\n"
+                    + "leaf.Type = pikepdf.Name.XObject\nleaf.Subtype = pikepdf.Name.Form\nleaf.BBox = [0, 0, 1, 1]\n"
+                    + "for level in range(6):\n"
+                    + "    body = b''.join(b'q 1 0 0 1 %d 0 cm /F Do Q ' % (i * 10 ** level) for i in range(10))\n"
+                    + "    form = pdf.make_indirect(pikepdf.Stream(pdf, body))\n"
+                    + "    form.Type = pikepdf.Name.XObject\n    form.Subtype = pikepdf.Name.Form\n"
+                    + "    form.BBox = [0, 0, 10, 10]\n"
+                    + "    form.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=leaf))\n    leaf = form\n"
+                    + "pdf.pages[0].Resources.XObject.Fan = leaf\n"
+                    + "pdf.pages[0].Contents.write(pdf.pages[0].Contents.read_bytes() + b' /Fan Do')",
+                "FAIL structure: more than 10000 forms drawn"
+            ),
         ]
         for (name, edit, failure) in broken {
             let file = "\(scratch)/\(name).pdf"
@@ -418,6 +450,13 @@ import VipsKit
             #expect(run.status == 1, "\(name) passed: \(run.stdoutText)")
             #expect(run.stdoutText.contains(failure), "\(name): \(run.stdoutText)")
         }
+        // impose reads the pages too: the bomb is refused naming the file, and no sheet is written.
+        let imposed = try Tools.run(
+            Tools.cardrender,
+            ["impose", scratch + "/contentbomb.pdf", "--sheet", "a3", "--out", scratch + "/sheet.pdf"])
+        #expect(imposed.status == 1)
+        #expect(imposed.stderr.contains("contentbomb.pdf: page 2's content cannot be read"), "\(imposed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/sheet.pdf"))
         // Not a PDF at all, and a PDF cut short: named, exit 1.
         try Data("not a pdf".utf8).write(to: URL(fileURLWithPath: scratch + "/text.pdf"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: good))

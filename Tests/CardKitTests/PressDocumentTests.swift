@@ -62,6 +62,27 @@ struct PressDocumentTests {
         #expect(plainBoxes["/MediaBox"] == plainBoxes["/BleedBox"])
     }
 
+    /// libqpdf decodes a stream whole, with no limit: `QPDFDocument` bounds the decoded size
+    /// first (a Flate stream counted exactly, LZW by the most it can expand).
+    @Test func streamsAreDecodedOnlyWithinTheirLimit() throws {
+        let spaces = [UInt8](repeating: 0x20, count: 100_000)
+        // Ten runs of 128 "A"s (RunLengthDecode: 129 = the next byte 128 times; 128 ends it).
+        let runs = Array([[UInt8]](repeating: [129, 0x41], count: 10).joined()) + [128]
+        let writer = try QPDFDocument()
+        try writer.set("/Flate", of: writer.root, to: try writer.stream(spaces))  // compressed when written
+        try writer.set("/Runs", of: writer.root, to: try writer.stream(runs, filter: "RunLengthDecode"))
+        let reader = try QPDFDocument(reading: try writer.write(version: "1.3"), name: "streams.pdf")
+        let flate = try #require(reader.value("/Flate", in: reader.root))
+        #expect(reader.unparse(try #require(reader.value("/Filter", in: flate))) == "/FlateDecode")
+        #expect(try reader.data(of: flate) == spaces)
+        #expect(try reader.data(of: flate, limit: spaces.count) == spaces)
+        #expect(throws: QPDFDocument.Failure.self) { try reader.data(of: flate, limit: spaces.count - 1) }
+
+        // RunLength is not a filter libqpdf undoes at this level: kept as stored, it cannot grow.
+        let runLength = try #require(reader.value("/Runs", in: reader.root))
+        #expect(try reader.data(of: runLength, limit: runs.count) == runs)
+    }
+
     @Test func numbersAndTextAreWrittenAsPDFSyntax() {
         #expect(PressDocument.number(419.52755905511816) == "419.5276")
         #expect(PressDocument.number(-0.00001) == "0" && PressDocument.number(12) == "12")
