@@ -234,13 +234,17 @@ public struct PressDocument {
         let hex = String(repeating: "0", count: 16 - digits.count) + digits
         let uuid =
             "uuid:\(hex.prefix(8))-\(hex.dropFirst(8).prefix(4))-4\(hex.dropFirst(13).prefix(3))-8000-\(hex.prefix(12))"
+        // XML 1.0 has no way to write most control characters (a file name may hold them):
+        // they are left out of the XMP title; `/Title` in Info keeps the name whole.
         var escapedTitle = ""
-        for character in title {
-            switch character {
+        for scalar in title.unicodeScalars {
+            switch scalar {
             case "&": escapedTitle += "&amp;"
             case "<": escapedTitle += "&lt;"
             case ">": escapedTitle += "&gt;"
-            default: escapedTitle.append(character)
+            case "\t", "\n", "\r": escapedTitle.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": continue
+            default: escapedTitle.unicodeScalars.append(scalar)
             }
         }
         return """

@@ -10,12 +10,12 @@ import Testing
 struct PressDocumentTests {
     static let profilePath = Fixtures.root.appendingPathComponent("press/profiles/FOGRA39-TAC300.icc").path
 
-    static func press(cropMarks: Bool) throws -> PressProfile {
+    static func press(cropMarks: Bool, format: PressProfile.Format = .pdfX1a) throws -> PressProfile {
         let condition = PressCondition(
             identifier: "FOGRA39", description: "test", inkLimit: 300,
             profile: [UInt8](try Data(contentsOf: URL(fileURLWithPath: profilePath))), profileName: "FOGRA39")
         return PressProfile(
-            name: "marked", source: "tests", size: .a6, bleed: 3, safeZone: 5, format: .pdfX1a, condition: condition,
+            name: "marked", source: "tests", size: .a6, bleed: 3, safeZone: 5, format: format, condition: condition,
             cropMarks: cropMarks)
     }
 
@@ -60,6 +60,23 @@ struct PressDocumentTests {
             photo: try unmarked.separate(Self.photo(plain), quality: 90), back: nil, title: "plain")
         let plainBoxes = boxes(try QPDFDocument(reading: bytes, name: "plain.pdf"), page: 0)
         #expect(plainBoxes["/MediaBox"] == plainBoxes["/BleedBox"])
+    }
+
+    /// A title from a file name (`&`, `<`, control characters, accents) is whole in Info and
+    /// well-formed XML in PDF/X-4's XMP, which has no way to write most control characters.
+    @Test func aFileNameOfAnyCharactersMakesWellFormedMetadata() throws {
+        let press = try Self.press(cropMarks: false, format: .pdfX4)
+        let writer = PressDocument(press: press)
+        let title = "a&<\u{1}\u{1B}b> (é)\u{FFFF}.jpg"
+        let pdf = try writer.pdf(photo: try writer.separate(Self.photo(press), quality: 90), back: nil, title: title)
+        let document = try QPDFDocument(reading: pdf, name: "title.pdf")
+        let info = try #require(document.value("/Info", in: document.trailer))
+        #expect(document.string(try #require(document.value("/Title", in: info))) == title)
+        let xmp = try document.data(of: try #require(document.value("/Metadata", in: document.root)))
+        #expect(!xmp.contains { $0 < 0x20 && ![0x09, 0x0A, 0x0D].contains($0) })
+        #expect(
+            String(decoding: xmp, as: UTF8.self).contains(
+                "<rdf:li xml:lang=\"x-default\">a&amp;&lt;b&gt; (é).jpg</rdf:li>"))
     }
 
     /// libqpdf decodes a stream whole, with no limit: `QPDFDocument` bounds the decoded size
