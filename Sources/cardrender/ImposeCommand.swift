@@ -2,12 +2,6 @@ import ArgumentParser
 import CardKit
 import FileUtilities
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `cardrender impose`: finished postcards N-up on press sheets, fronts and backs in register.
 struct ImposeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,11 +37,12 @@ struct ImposeCommand: ParsableCommand {
 
     func run() throws {
         let postcards = try files.map { file in
-            guard let data = FileManager.default.contents(atPath: file) else {
-                Console.error("cardrender: \(file): cannot be read")
+            do {
+                return Imposer.Postcard(name: file, bytes: try InputPDF.read(file))
+            } catch {
+                Console.error("cardrender: \(error)")
                 throw ExitCode(1)
             }
-            return Imposer.Postcard(name: file, bytes: [UInt8](data))
         }
         do {
             let (pdf, layout) = try Imposer(sheet: SheetLayout.Sheet(sheet)!).impose(postcards)
@@ -55,7 +50,7 @@ struct ImposeCommand: ParsableCommand {
             let sheets = (postcards.count + layout.perSheet - 1) / layout.perSheet
             let millimetres = { (points: Double) in Int((points / 72 * 25.4).rounded()) }
             Console.error(
-                "cardrender: \(postcards.count) postcards on \(sheets) sheet\(sheets == 1 ? "" : "s") of "
+                "cardrender: \(postcards.count) postcard\(postcards.count == 1 ? "" : "s") on \(sheets) sheet\(sheets == 1 ? "" : "s") of "
                     + "\(millimetres(layout.width)) x \(millimetres(layout.height)) mm, \(layout.columns) x \(layout.rows) "
                     + "up, fronts and backs: \(out)")
         } catch let error as ImpositionError {

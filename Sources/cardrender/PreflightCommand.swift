@@ -1,12 +1,6 @@
 import ArgumentParser
 import CardKit
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `cardrender preflight`: a print shop's checks on PDF postcards, as a checklist.
 struct PreflightCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,12 +38,15 @@ struct PreflightCommand: ParsableCommand {
         let preflight = Preflight(press: profile)
         var failed = 0
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                Console.error("cardrender: \(file): cannot be read")
+            let bytes: [UInt8]
+            do {
+                bytes = try InputPDF.read(file)
+            } catch {
+                Console.error("cardrender: \(error)")
                 failed += 1
                 continue
             }
-            let report = preflight.check([UInt8](data), name: file)
+            let report = preflight.check(bytes, name: file)
             if !report.passed { failed += 1 }
             if quiet && report.passed { continue }
             var lines = ["\(file): \(report.passed ? "passed" : "FAILED")"]

@@ -465,6 +465,12 @@ import VipsKit
             let run = try Tools.run(Tools.cardrender, ["preflight", scratch + "/" + file])
             #expect(run.status == 1 && run.stdoutText.contains("FAIL structure"), "\(file): \(run.stdoutText)")
         }
+        // A missing file and a directory: each named with its cause; the good file still checked.
+        let unreadable = try Tools.run(Tools.cardrender, ["preflight", scratch + "/missing.pdf", scratch, good])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.contains("missing.pdf: cannot be opened (No such file or directory)"))
+        #expect(unreadable.stderr.contains("\(scratch): not a regular file"), "\(unreadable.stderr)")
+        #expect(unreadable.stdoutText.contains("card.print.pdf: passed"))
     }
 
     @Test(.enabled(if: toolsInstalled, noTools))
