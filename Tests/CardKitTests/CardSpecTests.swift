@@ -15,6 +15,12 @@ import Testing
         #expect(spec.format.trimPixels(.portrait) == (short, long))
     }
 
+    /// Line breaks, tabs and every script's characters are a message's own; only controls are refused.
+    @Test func aMessageKeepsLineBreaksTabsAndAnyScript() throws {
+        let spec = try parse(#"{"version": 1, "message": {"text": "Été\r\n\tمرحبا 👍🏽\u2028你好"}}"#)
+        #expect(spec.message?.text == "Été\r\n\tمرحبا 👍🏽\u{2028}你好")
+    }
+
     @Test func fullSpecParses() throws {
         let spec = try parse(
             """
@@ -79,6 +85,27 @@ import Testing
             "background: expected a colour as \"#rrggbb\", received \"white\"."
         ),
         ("{not json", "(document): is not valid JSON."),
+        // Text reaches C as NUL-terminated strings: a NUL would silently cut the card short.
+        (
+            #"{"version": 1, "message": {"text": "null\u0000byte"}}"#,
+            "message.text: has the control character U+0000 at character 5; a message holds text, tabs and line breaks only."
+        ),
+        (
+            #"{"version": 1, "message": {"text": "bell\u0007"}}"#,
+            "message.text: has the control character U+0007 at character 5; a message holds text, tabs and line breaks only."
+        ),
+        (
+            #"{"version": 1, "recipients": [{"name": "Ada\nLovelace", "address1": "a", "postcode": "1", "city": "c", "country": "d"}]}"#,
+            "recipients[0].name: has the control character U+000A at character 4; this field is one line of text."
+        ),
+        (
+            #"{"version": 1, "recipients": [{"name": "A", "address1": "a\u2028b", "postcode": "1", "city": "c", "country": "d"}]}"#,
+            "recipients[0].address1: has the control character U+2028 at character 2; this field is one line of text."
+        ),
+        (
+            #"{"version": 1, "photo": "a.jpg\u0000../../etc/passwd"}"#,
+            "photo: has the control character U+0000 at character 6; this field is one line of text."
+        ),
     ])
     func errorsNameTheFieldExpectedAndReceived(json: String, message: String) {
         let error = #expect(throws: CardSpecError.self) { try parse(json) }

@@ -84,7 +84,10 @@ private struct SpecReader {
             throw .expected("version \(CardSpec.version)", at: "version", received: fields["version"], in: file)
         }
         var spec = CardSpec()
-        if let photo = fields["photo"] { spec.photo = try string(photo, at: "photo", nonEmpty: true) }
+        if let photo = fields["photo"] {
+            spec.photo = try string(photo, at: "photo", nonEmpty: true)
+            try plainText(spec.photo ?? "", at: "photo", allowing: [])
+        }
         switch (fields["crop"], fields["transform"]) {
         case (.some, .some):
             throw CardSpecError(file: file, field: "crop", problem: "and transform cannot both be given; use one.")
@@ -133,6 +136,7 @@ private struct SpecReader {
         guard case .string(let text)? = fields["text"] else {
             throw .expected("the message as a string", at: "message.text", received: fields["text"], in: file)
         }
+        try plainText(text, at: "message.text", allowing: ["\n", "\r", "\t"])
         var message = CardMessage(text: text)
         if let font = fields["font"] { message.font = try choice(font, at: "message.font") }
         if let size = fields["size"] {
@@ -158,13 +162,42 @@ private struct SpecReader {
             case .string(let text)?: text.isEmpty ? nil : text
             default: throw .expected("a string", at: field + ".address2", received: fields["address2"], in: file)
             }
-        return Recipient(
+        let recipient = Recipient(
             name: try string(fields["name"], at: field + ".name", nonEmpty: true),
             address1: try string(fields["address1"], at: field + ".address1", nonEmpty: true),
             address2: address2,
             postcode: try string(fields["postcode"], at: field + ".postcode", nonEmpty: true),
             city: try string(fields["city"], at: field + ".city", nonEmpty: true),
             country: try string(fields["country"], at: field + ".country", nonEmpty: true))
+        // Each is one printed line on its rule.
+        for (key, text) in [
+            ("name", recipient.name), ("address1", recipient.address1), ("address2", recipient.address2 ?? ""),
+            ("postcode", recipient.postcode), ("city", recipient.city), ("country", recipient.country),
+        ] {
+            try plainText(text, at: field + "." + key, allowing: [])
+        }
+        return recipient
+    }
+
+    /// Refuses control characters but those `allowed`, and line or paragraph separators
+    /// where no line break is: text reaches C (Pango, the file system) as a NUL-terminated
+    /// string, where a NUL would silently cut it short ("null\u{0}byte" printed "null"), and
+    /// other controls print as nothing or as a box.
+    func plainText(_ text: String, at field: String, allowing allowed: Set<Unicode.Scalar>) throws(CardSpecError) {
+        for (offset, scalar) in text.unicodeScalars.enumerated() where !allowed.contains(scalar) {
+            let breaksLine = scalar == "\u{2028}" || scalar == "\u{2029}"
+            guard scalar.value < 0x20 || scalar.value == 0x7F || (breaksLine && !allowed.contains("\n")) else {
+                continue
+            }
+            let code = String(scalar.value, radix: 16, uppercase: true)
+            throw CardSpecError(
+                file: file, field: field,
+                problem: "has the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) "
+                    + "at character \(offset + 1); "
+                    + (allowed.contains("\n")
+                        ? "a message holds text, tabs and line breaks only."
+                        : "this field is one line of text."))
+        }
     }
 
     func choice<T: RawRepresentable & CaseIterable>(_ value: JSONValue, at field: String) throws(CardSpecError) -> T
