@@ -136,8 +136,17 @@ public final class QPDFDocument {
         try check("setting \(key)")
     }
 
-    /// Appends `page` (an indirect `/Type /Page` dictionary) to the page tree.
-    public func addPage(_ page: Object) throws(Failure) {
+    /// Appends a page to the page tree: `entries` of its dictionary in PDF syntax (its
+    /// boxes), the XObjects its content draws by name (with their slash), and the content.
+    /// - Throws: `Failure`.
+    public func addPage(_ entries: String, xObjects: [(String, Object)], content: String) throws(Failure) {
+        let page = try indirect("<< /Type /Page \(entries) >>")
+        let objects = try object("<< >>")
+        for (name, value) in xObjects { try set(name, of: objects, to: value) }
+        let resources = try object("<< >>")
+        try set("/XObject", of: resources, to: objects)
+        try set("/Resources", of: page, to: resources)
+        try set("/Contents", of: page, to: try stream(Array(content.utf8)))
         _ = qpdf_add_page(qpdf, qpdf, page.handle, QPDF_FALSE)
         try check("adding a page")
     }

@@ -177,14 +177,7 @@ public struct Imposer {
         _ output: QPDFDocument, layout: SheetLayout, content: String, forms: [(String, QPDFDocument.Object)]
     ) throws {
         let box = "[0 0 \(PressDocument.number(layout.width)) \(PressDocument.number(layout.height))]"
-        let page = try output.indirect("<< /Type /Page /MediaBox \(box) /TrimBox \(box) /BleedBox \(box) >>")
-        let objects = try output.object("<< >>")
-        for (name, form) in forms { try output.set(name, of: objects, to: form) }
-        let resources = try output.object("<< >>")
-        try output.set("/XObject", of: resources, to: objects)
-        try output.set("/Resources", of: page, to: resources)
-        try output.set("/Contents", of: page, to: try output.stream(Array(content.utf8)))
-        try output.addPage(page)
+        try output.addPage("/MediaBox \(box) /TrimBox \(box) /BleedBox \(box)", xObjects: forms, content: content)
     }
 }
 

@@ -130,16 +130,9 @@ public struct PressDocument {
             "[\(Self.number(inset)) \(Self.number(inset)) \(Self.number(size.width + 2 * slug - inset)) "
                 + "\(Self.number(size.height + 2 * slug - inset))]"
         }
-        let page = try document.indirect(
-            "<< /Type /Page /MediaBox \(box(0)) /BleedBox \(box(slug)) /TrimBox \(box(slug + bleed)) "
-                + "/Resources << /XObject << >> >> >>")
-        let xObjects = try document.object("<< >>")
-        for (name, object) in resources { try document.set(name, of: xObjects, to: object) }
-        let resourceDictionary = try document.object("<< >>")
-        try document.set("/XObject", of: resourceDictionary, to: xObjects)
-        try document.set("/Resources", of: page, to: resourceDictionary)
-        try document.set("/Contents", of: page, to: try document.stream(Array(content.utf8)))
-        try document.addPage(page)
+        try document.addPage(
+            "/MediaBox \(box(0)) /BleedBox \(box(slug)) /TrimBox \(box(slug + bleed))", xObjects: resources,
+            content: content)
     }
 
     /// The back's content stream (pixels mapped to points, y down) and its pictures.
