@@ -249,7 +249,9 @@ public final class QPDFDocument {
             value("/Filter", in: stream).map { filter in
                 name(filter).map { [$0] } ?? (items(filter) ?? []).compactMap(name)
             } ?? []
-        guard !filters.isEmpty else {
+        let generalPurpose: Set = ["FlateDecode", "LZWDecode", "ASCII85Decode", "ASCIIHexDecode"]
+        guard let first = filters.first, generalPurpose.contains(first) else {
+            // Nothing libqpdf would undo (none, or an image filter first): the stored bytes.
             guard raw.count <= limit else { throw Failure(message: "a stream of \(raw.count) bytes, over \(limit)") }
             return raw
         }
@@ -263,7 +265,7 @@ public final class QPDFDocument {
             case "FlateDecode": bound *= 1032  // deflate's largest ratio
             case "LZWDecode": bound *= 3641  // a 9-bit code can stand for 4,096 bytes
             case "ASCII85Decode", "ASCIIHexDecode": continue  // these shrink
-            default: break chain  // not a general-purpose filter: libqpdf's decoding stops there
+            default: break chain  // not general-purpose (generalPurpose): libqpdf's decoding stops there
             }
         }
         guard bound <= Double(limit) else {
