@@ -56,6 +56,7 @@ FUNCTION(glib, gboolean, g_utf8_validate, (const gchar *str, gssize max_len, con
 // libvips
 PROCEDURE(libvips, vips_area_unref, (VipsArea *area), (area))
 FUNCTION(libvips, VipsArrayDouble *, vips_array_double_new, (const double *array, int n), (array, n))
+FUNCTION(libvips, VipsArrayInt *, vips_array_int_new, (const int *array, int n), (array, n))
 FUNCTION(libvips, VipsBlob *, vips_blob_new, (VipsCallbackFn free_fn, const void *data, size_t length), (free_fn, data, length))
 PROCEDURE(libvips, vips_block_untrusted_set, (gboolean state), (state))
 PROCEDURE(libvips, vips_cache_set_max, (int max), (max))

@@ -130,6 +130,30 @@ int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d,
     return result;
 }
 
+int CVipsShim_affine_area(VipsImage *in, VipsImage **out, const double *matrix, double idx, double idy,
+                          double odx, double ody, const int *area, int bicubic,
+                          const double *background, int n) {
+    VipsInterpolate *interpolate = vips_interpolate_new(bicubic ? "bicubic" : "bilinear");
+    if (!interpolate) return -1;
+    VipsArrayInt *oarea = vips_array_int_new(area, 4);
+    int result;
+    if (background) {
+        VipsArrayDouble *array = vips_array_double_new(background, n);
+        result = LIBVIPS(vips_affine)(in, out, matrix[0], matrix[1], matrix[2], matrix[3], "interpolate",
+                                      interpolate, "oarea", oarea, "idx", idx, "idy", idy, "odx", odx,
+                                      "ody", ody, "extend", VIPS_EXTEND_BACKGROUND, "background", array,
+                                      NULL);
+        vips_area_unref(VIPS_AREA(array));
+    } else {
+        result = LIBVIPS(vips_affine)(in, out, matrix[0], matrix[1], matrix[2], matrix[3], "interpolate",
+                                      interpolate, "oarea", oarea, "idx", idx, "idy", idy, "odx", odx,
+                                      "ody", ody, "extend", VIPS_EXTEND_COPY, NULL);
+    }
+    vips_area_unref(VIPS_AREA(oarea));
+    g_object_unref(interpolate);
+    return result;
+}
+
 int CVipsShim_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshrink) {
     return LIBVIPS(vips_reduce)(in, out, hshrink, vshrink, NULL);
 }

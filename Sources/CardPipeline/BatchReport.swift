@@ -25,6 +25,12 @@ public struct BatchReport: Sendable, Codable {
         public var cached: Int
         /// Cards never started because the batch was interrupted.
         public var notStarted: Int
+        /// Inputs named on the command line that are missing or cannot be read (each named
+        /// on standard error): counted in `total`, never started.
+        public var missing: Int
+        /// Cards that failed through a defect of cardrender's (`CardRenderFailure`), not
+        /// their input's: the command exits 70.
+        public var defects: Int
         /// Wall time of the batch in seconds.
         public var seconds: Double
     }
@@ -38,7 +44,12 @@ public struct BatchReport: Sendable, Codable {
     /// The counts.
     public var summary: Summary
 
-    public init(producer: String, interrupted: Bool, total: Int, cards: [CardOutcome], seconds: Double) {
+    /// - Parameters:
+    ///   - total: the cards planned, missing inputs included.
+    ///   - missing: the inputs that are missing or unreadable (never started).
+    public init(
+        producer: String, interrupted: Bool, total: Int, missing: Int = 0, cards: [CardOutcome], seconds: Double
+    ) {
         self.producer = producer
         self.interrupted = interrupted
         self.cards = cards
@@ -47,7 +58,8 @@ public struct BatchReport: Sendable, Codable {
             total: total, rendered: rendered.count, failed: cards.count - rendered.count,
             good: rendered.filter { $0.quality == .good }.count, bad: rendered.filter { $0.quality == .bad }.count,
             cached: rendered.filter { $0.cached == true }.count,
-            notStarted: total - cards.count, seconds: (seconds * 100).rounded() / 100)
+            notStarted: total - missing - cards.count, missing: missing,
+            defects: cards.filter { $0.defect == true }.count, seconds: (seconds * 100).rounded() / 100)
     }
 
     /// The summary as one line for people.
@@ -56,6 +68,10 @@ public struct BatchReport: Sendable, Codable {
             "\(summary.rendered) of \(summary.total) cards rendered (\(summary.good) good, \(summary.bad) bad for print)"
         if summary.cached > 0 { line += ", \(summary.cached) from the cache" }
         if summary.failed > 0 { line += ", \(summary.failed) failed" }
+        if summary.defects > 0 { line += " (\(summary.defects) by a defect of cardrender's: see above)" }
+        if summary.missing > 0 {
+            line += ", \(summary.missing) input\(summary.missing == 1 ? "" : "s") missing or unreadable"
+        }
         if summary.notStarted > 0 { line += ", \(summary.notStarted) not started (interrupted)" }
         return line + " in \((summary.seconds * 10).rounded() / 10) s."
     }

@@ -72,7 +72,7 @@ public struct CardBatch: Sendable {
             plan.jobs, shouldStop: shouldStop, work: render, completed: completed)
         return BatchReport(
             producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
-            interrupted: run.interrupted, total: plan.jobs.count + plan.problems.count,
+            interrupted: run.interrupted, total: plan.jobs.count + plan.problems.count, missing: plan.problems.count,
             cards: run.outcomes.sorted { $0.input < $1.input }, seconds: run.seconds)
     }
 
@@ -130,6 +130,7 @@ public struct CardBatch: Sendable {
         } catch {
             outcome.error = ErrorText.describe(error, file: job.name)
             if (error as? AtomicFile.WriteError)?.isTemporary == true { outcome.temporary = true }
+            if error is CardRenderFailure { outcome.defect = true }
         }
         outcome.seconds = (ContinuousClock.now - started).seconds
         return outcome

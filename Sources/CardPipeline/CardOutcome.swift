@@ -55,6 +55,9 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     /// Set when the machine failed, not the input (a full disk): the card should be
     /// rendered again by a later run rather than given up on.
     public var temporary: Bool?
+    /// Set when the card failed through cardrender's own defect after its photo decoded
+    /// (placing, an effect, the blend, an encoder: `CardRenderFailure`), never the input's.
+    public var defect: Bool?
 
     public init(input: String, spec: String?) {
         self.input = input

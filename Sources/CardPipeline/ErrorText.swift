@@ -11,6 +11,7 @@ public enum ErrorText {
         switch error {
         case let error as ImageInputError: return error.description
         case let error as CardSpecError: return error.description
+        case let error as CardRenderFailure: return error.description
         case let error as VipsError: return error.file == nil ? "\(file): \(error)" : error.description
         case let error as AtomicFile.WriteError: return error.description
         case let error as FrameCatalogueError: return error.description

@@ -25,12 +25,17 @@ public final class QPDFDocument {
     }
 
     private var qpdf: qpdf_data?
+    /// The bytes of a document read from memory: libqpdf reads them lazily (each object when
+    /// first asked for) and does not copy them, so the document owns a copy of its own until
+    /// `qpdf_cleanup` has run. nil for a document built here.
+    private let source: UnsafeMutableBufferPointer<CChar>?
     /// The warnings libqpdf gave while reading (damage it repaired), in order.
     public private(set) var warnings: [String] = []
 
     /// An empty document, to build a PDF in.
     /// - Throws: `Failure`.
     public init() throws(Failure) {
+        source = nil
         qpdf = qpdf_init()
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
@@ -44,16 +49,20 @@ public final class QPDFDocument {
         qpdf = qpdf_init()
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
+        let source = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, bytes.count))
         _ = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                qpdf_read_memory(qpdf, name, characters.baseAddress, UInt64(buffer.count), nil)
-            }
+            buffer.withMemoryRebound(to: CChar.self) { source.initialize(fromContentsOf: $0) }
         }
+        self.source = source
+        qpdf_read_memory(qpdf, name, source.baseAddress, UInt64(bytes.count), nil)
         try check("reading \(name)")
         collectWarnings()
     }
 
-    deinit { qpdf_cleanup(&qpdf) }
+    deinit {
+        qpdf_cleanup(&qpdf)
+        source?.deallocate()
+    }
 
     // MARK: building
 
@@ -235,37 +244,62 @@ public final class QPDFDocument {
     /// postcard's richest content stream, a message of CJK glyph outlines, is ~100 KB.
     public static let maxDecodedStream = 64 << 20
 
+    /// The standard abbreviations of filter names (PDF 1.7, section 8.9.7, inline images),
+    /// which libqpdf and Ghostscript honour in any stream: canonicalised before anything
+    /// reads a stream, so that `/Fl` is checked as `/FlateDecode` is.
+    public static let filterAbbreviations = [
+        "Fl": "FlateDecode", "AHx": "ASCIIHexDecode", "A85": "ASCII85Decode", "LZW": "LZWDecode",
+        "RL": "RunLengthDecode", "CCF": "CCITTFaxDecode", "DCT": "DCTDecode",
+    ]
+
+    /// A stream's filters in order, each by its full name (`/Fl` is `FlateDecode`), in an
+    /// array or alone.
+    public func filters(of stream: Object) -> [String] {
+        let names: [String] =
+            value("/Filter", in: stream).map { filter in
+                name(filter).map { [$0] } ?? (items(filter) ?? []).map { name($0) ?? "(not a name)" }
+            } ?? []
+        return names.map { Self.filterAbbreviations[$0] ?? $0 }
+    }
+
     /// A stream's data with libqpdf's general-purpose filters (Flate, LZW, ASCII85,
-    /// ASCIIHex) undone; the others (RunLength, DCTDecode and the image filters) are kept.
+    /// ASCIIHex, under their full or abbreviated names) undone. Any filter left after them
+    /// must be one the caller decodes itself (`keeping`, such as an image's `DCTDecode`),
+    /// else the stream is refused: a content stream under a filter nobody here undoes
+    /// (`/RunLengthDecode`, an unknown name) would otherwise be read as its encoded bytes
+    /// and pass unchecked.
     ///
     /// libqpdf decodes into memory with no limit, so the decoded size is bounded first: a
     /// Flate stream's length is counted by inflating with the output thrown away
     /// (`CInflate`), the other filters by the most they can expand. A stream that may
     /// decode to more than `limit` bytes is refused, never decoded.
-    /// - Throws: `Failure` when the data cannot be read or decoded, or may exceed `limit`.
-    public func data(of stream: Object, limit: Int = QPDFDocument.maxDecodedStream) throws(Failure) -> [UInt8] {
+    /// - Throws: `Failure` when the data cannot be read or decoded, may exceed `limit`, or
+    ///   keeps a filter the caller does not decode.
+    public func data(
+        of stream: Object, limit: Int = QPDFDocument.maxDecodedStream, keeping: Set<String> = []
+    ) throws(Failure) -> [UInt8] {
         let raw = try streamData(stream, level: qpdf_dl_none)
-        let filters: [String] =
-            value("/Filter", in: stream).map { filter in
-                name(filter).map { [$0] } ?? (items(filter) ?? []).compactMap(name)
-            } ?? []
+        let filters = filters(of: stream)
         let generalPurpose: Set = ["FlateDecode", "LZWDecode", "ASCII85Decode", "ASCIIHexDecode"]
-        guard let first = filters.first, generalPurpose.contains(first) else {
-            // Nothing libqpdf would undo (none, or an image filter first): the stored bytes.
+        let undone = filters.prefix { generalPurpose.contains($0) }
+        if let left = filters.dropFirst(undone.count).first(where: { !keeping.contains($0) }) {
+            throw Failure(message: "a stream filtered by /\(left), which is not decoded here")
+        }
+        guard !undone.isEmpty else {
+            // Nothing libqpdf would undo: the stored bytes (an image's JPEG, say).
             guard raw.count <= limit else { throw Failure(message: "a stream of \(raw.count) bytes, over \(limit)") }
             return raw
         }
         // The most the general-purpose filters (undone here by libqpdf, in order) can make.
         var bound = Double(raw.count)
-        chain: for (index, filter) in filters.enumerated() {
+        for (index, filter) in undone.enumerated() {
             switch filter {
             case "FlateDecode" where index == 0:
                 bound = Double(
                     raw.withUnsafeBufferPointer { CInflate_inflated_length($0.baseAddress, $0.count, limit) })
             case "FlateDecode": bound *= 1032  // deflate's largest ratio
             case "LZWDecode": bound *= 3641  // a 9-bit code can stand for 4,096 bytes
-            case "ASCII85Decode", "ASCIIHexDecode": continue  // these shrink
-            default: break chain  // not general-purpose (generalPurpose): libqpdf's decoding stops there
+            default: continue  // ASCII85 and ASCIIHex shrink
             }
         }
         guard bound <= Double(limit) else {
@@ -273,7 +307,11 @@ public final class QPDFDocument {
                 message: "a stream of \(raw.count) bytes (\(filters.joined(separator: ", "))) may decode to more "
                     + "than \(limit) bytes: not decoded")
         }
-        return try streamData(stream, level: qpdf_dl_generalized)
+        let decoded = try streamData(stream, level: qpdf_dl_generalized)
+        guard decoded.count <= limit else {
+            throw Failure(message: "a stream decoded to \(decoded.count) bytes, over \(limit)")
+        }
+        return decoded
     }
 
     /// A page's content streams decoded and joined (a token never spans two of them), within

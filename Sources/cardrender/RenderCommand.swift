@@ -25,8 +25,9 @@ struct RenderCommand: ParsableCommand {
             report.json and index.html, a gallery of the batch (a shard writes neither: \
             `cardrender runs merge` makes them from the shards' manifests). Exit status: 0 all \
             rendered (with --run: every card rendered, cached or rejected), 1 some failed, 64 \
-            usage error, 75 the machine or the shared cache failed (run the shard again), 130 \
-            interrupted (Ctrl-C: the cards in progress are finished, nothing half-written is \
+            usage error, 70 a card failed through a defect of cardrender's (the stage is named; \
+            the other cards render), 75 the machine or the shared cache failed (run the shard \
+            again), 130 interrupted (Ctrl-C: the cards in progress are finished, nothing half-written is \
             left, the report covers what finished).
             """
     )
@@ -157,6 +158,12 @@ struct RenderCommand: ParsableCommand {
         try RunOptions.refuseClashes(plan.clashes)
         if let shard = running.shard { plan = plan.sharded(shard) { $0.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
+        if plan.jobs.isEmpty && plan.problems.isEmpty && running.shard == nil {
+            // An empty inbox is not an error (a scheduled run may find nothing), but say so.
+            Console.error(
+                "cardrender: nothing to render: no photos or card specs were found in \(inputs.joined(separator: ", "))."
+            )
+        }
         if !quiet {
             for file in plan.skipped {
                 Console.error("cardrender: note: skipped \(file) (not an image or a card spec)")
@@ -200,6 +207,8 @@ struct RenderCommand: ParsableCommand {
         try RunOptions.checkTemporary(failed: report.cards.filter { $0.temporary == true }.count)
         try CacheOptions.checkShared(cache)
         let rejectedCount = running.run == nil ? report.summary.failed : 0
+        // A defect of cardrender's outranks a bad input: an operator must see it.
+        if report.summary.defects > 0 { throw ExitCode(70) }
         if rejectedCount > 0 || !plan.problems.isEmpty { throw ExitCode(1) }
     }
 

@@ -350,6 +350,40 @@ import VipsKit
         #expect(report.contains("\"cached\" : true") || report.contains("\"cached\":true"), "\(report)")
     }
 
+    /// A PDF carries no name the cache key does not hold: the same photo bytes saved as
+    /// `alice-private.jpg` and then as `bob.jpg`, through one cache, give postcards that name
+    /// neither (the title was the file name, and bob's came from alice's cache entry).
+    @Test(.enabled(if: toolsInstalled, noTools))
+    func aPostcardCarriesNoFileName() throws {
+        let scratch = try Fixtures.scratchDirectory()
+        let photo = Fixtures.root.path + "/scripts/samples/autumn-leaf-jolla.jpg"
+        for name in ["alice-private", "bob-the-customer"] {
+            let input = scratch + "/" + name
+            try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: photo, toPath: input + "/\(name).jpg")
+            let run = try Tools.run(
+                Tools.cardrender,
+                [
+                    "render", input, "--out", scratch + "/out-" + name, "--press", "eu-a6-fogra39", "--cache",
+                    scratch + "/cache",
+                ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let pdf = try Data(contentsOf: URL(fileURLWithPath: scratch + "/out-\(name)/\(name).print.pdf"))
+            let text = try pikepdf(
+                scratch + "/out-\(name)/\(name).print.pdf",
+                "print(str(pdf.docinfo.Title)); print(pdf.open_metadata().get('dc:title'))")
+            for leaked in ["alice-private", "bob-the-customer"] {
+                #expect(pdf.range(of: Data(leaked.utf8)) == nil, "\(name).print.pdf holds '\(leaked)'")
+                #expect(!text.contains(leaked), "\(name): \(text)")
+            }
+        }
+        let second = try Data(
+            contentsOf: URL(fileURLWithPath: scratch + "/out-bob-the-customer/bob-the-customer.print.pdf"))
+        #expect(
+            second
+                == (try Data(contentsOf: URL(fileURLWithPath: scratch + "/out-alice-private/alice-private.print.pdf"))))
+    }
+
     @Test(.enabled(if: toolsInstalled, noTools))
     func preflightPassesOurFilesAndNamesEachBrokenRule() throws {
         let out = try render(press: "eu-a6-fogra39")
@@ -424,6 +458,28 @@ import VipsKit
                     + "pdf.pages[0].Resources.XObject.Bomb = bomb\n"
                     + "pdf.pages[0].Contents.write(pdf.pages[0].Contents.read_bytes() + b' q 1 0 0 1 0 0 cm /Bomb Do Q')",
                 "may decode to more than 4496 bytes"
+            ),
+            // Filter names abbreviated as inline images may (PDF 1.7, 8.9.7): libqpdf and
+            // Ghostscript honour them, so RGB paint under `/Fl` must fail as under `/FlateDecode`.
+            (
+                "abbreviated",
+                "import zlib\ns = pikepdf.Stream(pdf, zlib.compress(b'1 0 0 rg 0 0 10 10 re f ' + "
+                    + "pdf.pages[1].Contents.read_bytes()))\ns.Filter = pikepdf.Name('/Fl')\npdf.pages[1].Contents = s",
+                "FAIL colour: RGB found"
+            ),
+            (
+                "abbreviatedarray",
+                "import zlib, binascii\ns = pikepdf.Stream(pdf, binascii.hexlify(zlib.compress(b'1 0 0 rg 0 0 10 10 re f ' + "
+                    + "pdf.pages[1].Contents.read_bytes())) + b'>')\n"
+                    + "s.Filter = pikepdf.Array([pikepdf.Name('/AHx'), pikepdf.Name('/Fl')])\npdf.pages[1].Contents = s",
+                "FAIL colour: RGB found"
+            ),
+            // A filter nothing here undoes is refused, never read as its encoded bytes.
+            (
+                "runlength",
+                "s = pikepdf.Stream(pdf, b'1 0 0 rg 0 0 10 10 re f')\ns.Filter = pikepdf.Name('/RL')\n"
+                    + "pdf.pages[1].Contents = s",
+                "filtered by /RunLengthDecode, which is not decoded here"
             ),
             // A form drawing another ten times, six deep: 10^6 draws at 10^6 places, each one cheap.
             (

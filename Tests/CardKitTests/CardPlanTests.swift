@@ -25,20 +25,19 @@ struct CardPlanTests {
             settings: settings, specFile: "plan.card.json")
     }
 
-    @Test("a reduced crop is a box in the scaled photo, snapped outwards; sizes of the three files")
+    @Test("a reduced crop is a window-sized box of the photo scaled to fit it; sizes of the three files")
     func reducedCrop() throws {
         // A6 landscape at 300 dpi is 1748 x 1240; a 2114 x 1500 crop scales by ~0.8268.
         let plan = try Self.plan(CardSpec(placement: .crop(x: 443, y: 250, width: 2114, height: 1500)))
         let scale = plan.layout.photoScale
         #expect(abs(scale - (1748.0 / 2114 + 1240.0 / 1500) / 2) < 1e-12)
-        #expect(plan.scaledPhoto == Size(width: Int((3000 * scale).rounded()), height: Int((2000 * scale).rounded())))
-        let fx = Double(plan.scaledPhoto.width) / 3000
-        let fy = Double(plan.scaledPhoto.height) / 2000
-        #expect(
-            plan.source
-                == .box(
-                    left: Int((443 * fx).rounded(.down)), top: Int((250 * fy).rounded(.down)),
-                    right: Int((2557 * fx).rounded(.up)), bottom: Int((1750 * fy).rounded(.up))))
+        // Scaled across and down so that the crop is exactly the window: one resampling.
+        let (fx, fy) = (1748.0 / 2114, 1240.0 / 1500)
+        #expect(plan.scaledPhoto == Size(width: Int((3000 * fx).rounded()), height: Int((2000 * fy).rounded())))
+        let box = PixelBox(
+            left: Int((443 * fx).rounded()), top: Int((250 * fy).rounded()), right: Int((443 * fx).rounded()) + 1748,
+            bottom: Int((250 * fy).rounded()) + 1240)
+        #expect(plan.source == .region(box: box, size: Size(width: 1748, height: 1240), quarters: 0, x: 0, y: 0))
         #expect(plan.printSize == Size(width: 1748, height: 1240))
         #expect(plan.sampleSize == Size(width: 800, height: 568))
         #expect(plan.smallSize == Size(width: 200, height: 142))
@@ -73,8 +72,11 @@ struct CardPlanTests {
         // cut off left and right; decoded at 1/1 (1/2, 1500 x 1000, would not cover it).
         let cover = try Self.plan(CardSpec())
         #expect(cover.scaledPhoto == Size(width: 1860, height: 1240))
-        #expect(cover.dctShrink == 1 && cover.source == .turned(rotation: 0, offsetX: 0, offsetY: 0))
-        let origin = cover.origin(of: cover.scaledPhoto)
-        #expect(origin.x == -56 && origin.y == 0)
+        #expect(cover.dctShrink == 1)
+        #expect(
+            cover.source
+                == .region(
+                    box: PixelBox(left: 56, top: 0, right: 1804, bottom: 1240), size: Size(width: 1748, height: 1240),
+                    quarters: 0, x: 0, y: 0))
     }
 }

@@ -95,9 +95,45 @@ struct PressDocumentTests {
         #expect(try reader.data(of: flate, limit: spaces.count) == spaces)
         #expect(throws: QPDFDocument.Failure.self) { try reader.data(of: flate, limit: spaces.count - 1) }
 
-        // RunLength is not a filter libqpdf undoes at this level: kept as stored, it cannot grow.
+        // RunLength is not a filter libqpdf undoes at this level: refused unless the caller
+        // decodes it itself (as an image's JPEG is kept), never read as its encoded bytes.
         let runLength = try #require(reader.value("/Runs", in: reader.root))
-        #expect(try reader.data(of: runLength, limit: runs.count) == runs)
+        #expect(throws: QPDFDocument.Failure.self) { try reader.data(of: runLength) }
+        #expect(try reader.data(of: runLength, limit: runs.count, keeping: ["RunLengthDecode"]) == runs)
+    }
+
+    /// Abbreviated filter names (`/Fl`, `/AHx`, ...: PDF 1.7, 8.9.7), which libqpdf honours,
+    /// are read as their full names, alone or in an array.
+    @Test func abbreviatedFilterNamesAreCanonical() throws {
+        let text = Array("1 0 0 rg 0 0 10 10 re f".utf8)
+        let hex = Array(text.map { String(format: "%02x", $0) }.joined().utf8) + [0x3E]
+        // Written by hand: libqpdf's writer would store the stream as /FlateDecode. No xref
+        // table: libqpdf rebuilds it (a repair, as for any damaged file).
+        let pdf =
+            Array("%PDF-1.3\n1 0 obj << /Type /Catalog /Pages 2 0 R /Hex 3 0 R >> endobj\n".utf8)
+            + Array("2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n".utf8)
+            + Array("3 0 obj << /Length \(hex.count) /Filter [/AHx] >> stream\n".utf8) + hex
+            + Array("\nendstream endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8)
+        let reader = try QPDFDocument(reading: pdf, name: "abbreviated.pdf")
+        let stream = try #require(reader.value("/Hex", in: reader.root))
+        #expect(reader.filters(of: stream) == ["ASCIIHexDecode"])
+        #expect(try reader.data(of: stream) == text)
+    }
+
+    /// The document owns the bytes libqpdf reads lazily: read from a temporary that is gone
+    /// (and overwritten) before any object is asked for, it still reads them.
+    @Test func aDocumentOwnsTheBytesItReads() throws {
+        let writer = try QPDFDocument()
+        let payload = [UInt8](repeating: 0x41, count: 50_000)
+        try writer.set("/Payload", of: writer.root, to: try writer.stream(payload))
+        var bytes: [UInt8]? = try writer.write(version: "1.3")
+        let reader = try QPDFDocument(reading: bytes!, name: "owned.pdf")
+        bytes = nil
+        // Allocations of the same size are likely to reuse the freed buffer: fill them.
+        let clutter = (0..<8).map { _ in [UInt8](repeating: 0xFF, count: 60_000) }
+        let stream = try #require(reader.value("/Payload", in: reader.root))
+        #expect(try reader.data(of: stream) == payload)
+        #expect(clutter.count == 8)
     }
 
     @Test func numbersAndTextAreWrittenAsPDFSyntax() {

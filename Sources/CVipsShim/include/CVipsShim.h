@@ -69,6 +69,14 @@ int CVipsShim_getpoint(VipsImage *in, double **vector, int *n, int x, int y);
 /// vips_resize with Lanczos3 (the default kernel), separate vertical scale.
 int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale);
 
+/// vips_affine by the matrix `matrix` (a, b, c, d: output = matrix x (input + (idx, idy)) +
+/// (odx, ody), pixel centres at whole coordinates), computing only the output box `area`
+/// (left, top, width, height); bicubic (else bilinear) interpolation; outside the input, the
+/// `n` values of `background`, or the nearest edge pixel when `background` is NULL.
+int CVipsShim_affine_area(VipsImage *in, VipsImage **out, const double *matrix, double idx, double idy,
+                          double odx, double ody, const int *area, int bicubic,
+                          const double *background, int n);
+
 /// vips_affine scaling by `a` across and `d` down, input displaced by `idx`, `idy`, with the
 /// bicubic interpolator and edges extended by copying (fixed: bicubic, extend=copy).
 int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d, double idx, double idy);

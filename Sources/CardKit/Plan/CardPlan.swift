@@ -1,3 +1,4 @@
+import Glibc
 import VipsKit
 
 /// A card front resolved once, from the spec, the photo's header (read once), the frame and
@@ -6,22 +7,31 @@ import VipsKit
 /// Both executors (`FastCardRenderer`, and `PhotoPlacer` with `CardRenderer`'s libvips
 /// pipeline) run the plan; neither computes geometry of its own.
 struct CardPlan {
-    /// Where the photo window's pixels come from.
+    /// Where the photo window's pixels come from. Every source is bounded by the window:
+    /// no executor makes more of the photo than the part the window shows (a photo pushed
+    /// out of its window, or enlarged twentyfold, costs what its window costs).
     enum Source: Equatable {
-        /// Reducing a crop: the box in the photo scaled by `layout.photoScale` (`scaledPhoto`'s
-        /// pixels; the crop snapped outwards to whole pixels), resampled to the window.
-        case box(left: Int, top: Int, right: Int, bottom: Int)
+        /// No part of the photo reaches the window (dragged wholly out): the background.
+        case background
+        /// `box` of the scaled photo (`scaledPhoto`'s pixels, whole) resampled to `size`,
+        /// turned `quarters` quarter turns clockwise, at (`x`, `y`) in the window; the rest of
+        /// the window is background. A reduced crop is the box (snapped outwards) filling the
+        /// window; a transform turned by quarters is the part of the photo the window shows.
+        case region(box: PixelBox, size: Size, quarters: Int, x: Int, y: Int)
         /// Enlarging a crop: the crop in the upright photo's pixels, cut out first and
         /// enlarged alone (its edges repeated).
         case enlargedCrop(x: Int, y: Int, width: Int, height: Int)
-        /// The whole photo scaled to `scaledPhoto`, turned `rotation` degrees and placed at
-        /// `origin(of:)` on the window's background.
-        case turned(rotation: Double, offsetX: Double, offsetY: Double)
+        /// Any other angle (the general executor): `box` of the scaled photo turned
+        /// `rotation` degrees clockwise about the scaled photo's centre, which lands at
+        /// (`centreX`, `centreY`) in the window (fractions kept); the window's `visible` box
+        /// is drawn, the rest is background.
+        case rotated(box: PixelBox, rotation: Double, centreX: Double, centreY: Double, visible: PixelBox)
     }
 
     /// The card's geometry (trim, bleed, window, photo scale).
     let layout: CardLayout
-    /// The upright photo's size times `layout.photoScale`, rounded (at least 1 x 1).
+    /// The upright photo's size times `layout.photoScale`, rounded (at least 1 x 1); for a
+    /// reduced crop, scaled across and down to fit the crop to the window exactly.
     let scaledPhoto: Size
     /// Where the window's pixels come from.
     let source: Source
@@ -50,22 +60,29 @@ struct CardPlan {
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
         self.layout = layout
         let scale = layout.photoScale
-        scaledPhoto =
+        let uniform =
             scale == 1
             ? layout.photo
             : Size(width: Self.scaled(layout.photo.width, scale), height: Self.scaled(layout.photo.height, scale))
         switch layout.placement {
         case .crop(let x, let y, let width, let height) where scale < 1:
-            let fx = Double(scaledPhoto.width) / Double(layout.photo.width)
-            let fy = Double(scaledPhoto.height) / Double(layout.photo.height)
-            source = .box(
-                left: Int((Double(x) * fx).rounded(.down)), top: Int((Double(y) * fy).rounded(.down)),
-                right: min(scaledPhoto.width, Int((Double(x + width) * fx).rounded(.up))),
-                bottom: min(scaledPhoto.height, Int((Double(y + height) * fy).rounded(.up))))
+            (scaledPhoto, source) = Self.reducedCrop(
+                x: x, y: y, width: width, height: height, photo: layout.photo, window: layout.window)
         case .crop(let x, let y, let width, let height):
+            scaledPhoto = uniform
             source = .enlargedCrop(x: x, y: y, width: width, height: height)
         case .transform(_, let rotation, let offsetX, let offsetY):
-            source = .turned(rotation: rotation, offsetX: offsetX, offsetY: offsetY)
+            scaledPhoto = uniform
+            let (width, height) = (Double(layout.window.width), Double(layout.window.height))
+            let centre = (x: width / 2 + offsetX * width, y: height / 2 + offsetY * height)
+            let window = PixelBox(left: 0, top: 0, right: layout.window.width, bottom: layout.window.height)
+            let turn = rotation.truncatingRemainder(dividingBy: 360)
+            if turn.truncatingRemainder(dividingBy: 90) == 0 {
+                let quarters = ((Int((turn / 90).rounded()) % 4) + 4) % 4
+                source = Self.quarterTurned(uniform, quarters: quarters, centre: centre, window: window)
+            } else {
+                source = Self.rotated(uniform, degrees: rotation, centre: centre, window: window)
+            }
         }
         self.effect = effect
         background = spec.background
@@ -79,7 +96,7 @@ struct CardPlan {
             sourceWidth: printSize.width, sourceHeight: printSize.height, width: settings.smallWidth, enlarge: false)
         smallSize = Size(width: small.width, height: small.height)
         var rotation = 0.0
-        if case .turned(let degrees, _, _) = source { rotation = degrees }
+        if case .transform(_, let degrees, _, _) = layout.placement { rotation = degrees }
         executor = Executor.choose(
             photo: photo, header: header, engine: settings.engine, rotation: rotation,
             outputIsJPEG: settings.printFile.isWrittenByLibjpeg, allowsHEIF: true)
@@ -90,15 +107,86 @@ struct CardPlan {
         }
     }
 
-    /// Where a placed (scaled, turned) photo of `size` goes in the window: centred, moved by
-    /// the offsets (fractions of the window), rounded.
-    func origin(of size: Size) -> (x: Int, y: Int) {
-        guard case .turned(_, let offsetX, let offsetY) = source else { return (0, 0) }
-        let (width, height) = (Double(layout.window.width), Double(layout.window.height))
+    /// A reduced crop: the photo scaled to exactly the window across and down (the two
+    /// scales differ by 2 % at most), so that the crop's box is window-sized and each
+    /// executor resamples once, on the same pixel grid (a box snapped outwards and resized
+    /// again made libvips's picture 1.6 of 255 away from the fast executor's).
+    static func reducedCrop(
+        x: Int, y: Int, width: Int, height: Int, photo: Size, window: (x: Int, y: Int, width: Int, height: Int)
+    ) -> (Size, Source) {
+        let (fx, fy) = (Double(window.width) / Double(width), Double(window.height) / Double(height))
+        let scaled = Size(
+            width: max(window.width, Self.scaled(photo.width, fx)),
+            height: max(window.height, Self.scaled(photo.height, fy)))
+        let left = min(scaled.width - window.width, Int((Double(x) * fx).rounded()))
+        let top = min(scaled.height - window.height, Int((Double(y) * fy).rounded()))
+        let box = PixelBox(left: left, top: top, right: left + window.width, bottom: top + window.height)
         return (
-            Int((width / 2 + offsetX * width - Double(size.width) / 2).rounded()),
-            Int((height / 2 + offsetY * height - Double(size.height) / 2).rounded())
+            scaled, .region(box: box, size: Size(width: window.width, height: window.height), quarters: 0, x: 0, y: 0)
         )
+    }
+
+    /// The part of the scaled photo a window shows when the photo, turned `quarters` quarter
+    /// turns clockwise, is centred at `centre` (rounded to whole pixels, so that no pixel is
+    /// interpolated): the box of `scaled` it needs and where that lands, or the background
+    /// alone when nothing of it reaches the window.
+    static func quarterTurned(
+        _ scaled: Size, quarters: Int, centre: (x: Double, y: Double), window: PixelBox
+    ) -> Source {
+        let (width, height) = (scaled.width, scaled.height)
+        let turned = quarters % 2 == 1 ? Size(width: height, height: width) : scaled
+        let x = Int((centre.x - Double(turned.width) / 2).rounded())
+        let y = Int((centre.y - Double(turned.height) / 2).rounded())
+        let placed = PixelBox(left: x, top: y, right: x + turned.width, bottom: y + turned.height)
+        let visible = placed.intersection(window)
+        guard !visible.isEmpty else { return .background }
+        // The visible part in the turned photo's pixels, then turned back into the scaled
+        // photo's: a quarter turn clockwise takes pixel (x, y) to (height - 1 - y, x).
+        let shown = visible.offset(x: -x, y: -y)
+        let box: PixelBox
+        switch quarters {
+        case 0:
+            box = shown
+        case 1:
+            box = PixelBox(left: shown.top, top: height - shown.right, right: shown.bottom, bottom: height - shown.left)
+        case 2:
+            box = PixelBox(
+                left: width - shown.right, top: height - shown.bottom, right: width - shown.left,
+                bottom: height - shown.top)
+        default:
+            box = PixelBox(left: width - shown.bottom, top: shown.left, right: width - shown.top, bottom: shown.right)
+        }
+        return .region(
+            box: box, size: Size(width: box.width, height: box.height), quarters: quarters, x: visible.left,
+            y: visible.top)
+    }
+
+    /// The part of the scaled photo a window shows when the photo is turned `degrees`
+    /// clockwise about its centre and that centre lands at `centre`: the window's box the
+    /// turned photo covers and the box of `scaled` that covers it (two pixels wider on each
+    /// side, for the interpolation), or the background alone.
+    static func rotated(_ scaled: Size, degrees: Double, centre: (x: Double, y: Double), window: PixelBox) -> Source {
+        let radians = degrees * .pi / 180
+        let (cosine, sine) = (cos(radians), sin(radians))
+        let (halfWidth, halfHeight) = (Double(scaled.width) / 2, Double(scaled.height) / 2)
+        // Clockwise on a picture whose y axis points down.
+        let corners = [
+            (-halfWidth, -halfHeight), (halfWidth, -halfHeight), (-halfWidth, halfHeight), (halfWidth, halfHeight),
+        ]
+        .map { (x: $0.0 * cosine - $0.1 * sine + centre.x, y: $0.0 * sine + $0.1 * cosine + centre.y) }
+        let visible = PixelBox.enclosing(corners).intersection(window)
+        guard !visible.isEmpty else { return .background }
+        let back = [
+            (Double(visible.left), Double(visible.top)), (Double(visible.right), Double(visible.top)),
+            (Double(visible.left), Double(visible.bottom)), (Double(visible.right), Double(visible.bottom)),
+        ].map { point -> (x: Double, y: Double) in
+            let (x, y) = (point.0 - centre.x, point.1 - centre.y)
+            return (x: x * cosine + y * sine + halfWidth, y: -x * sine + y * cosine + halfHeight)
+        }
+        let box = PixelBox.enclosing(back, margin: 2).intersection(
+            PixelBox(left: 0, top: 0, right: scaled.width, bottom: scaled.height))
+        guard !box.isEmpty else { return .background }
+        return .rotated(box: box, rotation: degrees, centreX: centre.x, centreY: centre.y, visible: visible)
     }
 
     /// A box in `scaledPhoto`'s pixels mapped to a photo decoded at `decoded` size (the fast

@@ -277,10 +277,7 @@ struct PreflightPainting {
         guard width > 0, height > 0, bits == 8, width * height <= Preflight.maxImagePixels else {
             return .failure(InkProblem(description: "\(width) x \(height) at \(bits) bits is not measured"))
         }
-        let filters: [String] =
-            document.value("/Filter", in: image).map { filter in
-                document.name(filter).map { [$0] } ?? (document.items(filter) ?? []).compactMap(document.name)
-            } ?? []
+        let filters = document.filters(of: image)
         // The ink is averaged over squares of `box` pixels. A JPEG is decoded at the DCT scale
         // that fits in a square (each pixel then the mean of its block): the same averages
         // for a fraction of the decode.
@@ -291,7 +288,8 @@ struct PreflightPainting {
             // A Flate image holds its samples and little more (a stray end of line).
             let data = try document.data(
                 of: image,
-                limit: filters.last == "DCTDecode" ? QPDFDocument.maxDecodedStream : width * height * components + 4096)
+                limit: filters.last == "DCTDecode" ? QPDFDocument.maxDecodedStream : width * height * components + 4096,
+                keeping: ["DCTDecode"])
             if filters.last == "DCTDecode" {
                 guard components == 4 else {
                     return .failure(InkProblem(description: "a gray JPEG image is not measured"))

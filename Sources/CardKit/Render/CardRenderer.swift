@@ -104,23 +104,30 @@ public struct CardRenderer: Sendable {
         switch plan.executor {
         case .fast(let source):
             let fast = FastCardRenderer(settings: settings)
-            if !pressed, let (side, fastWarning) = try fast.streamed(plan, photo: source) {
+            if !pressed,
+                let (side, fastWarning) = try CardRenderFailure.during(
+                    .encoding, file: photo.name, { try fast.streamed(plan, photo: source) })
+            {
                 (front, warning) = (side, fastWarning)
             } else {
                 let (print, fastWarning) = try fast.print(plan, photo: source)
-                (front, warning) = (try fast.encode(print, plan: plan), fastWarning)
+                front = try CardRenderFailure.during(.encoding, file: photo.name) { try fast.encode(print, plan: plan) }
+                warning = fastWarning
                 pixels = print
             }
             path = .fast
         case .fastHEIF(let source):
             let fast = FastCardRenderer(settings: settings)
             let (print, fastWarning) = try fast.print(plan, photo: source)
-            (front, warning) = (try fast.encode(print, plan: plan), fastWarning)
+            front = try CardRenderFailure.during(.encoding, file: photo.name) { try fast.encode(print, plan: plan) }
+            warning = fastWarning
             pixels = print
             path = .fast
         case .general:
             let (print, generalWarning) = try renderGeneral(photo, plan: plan)
-            front = try encodeOutputs(print, sampleSize: plan.sampleSize, smallSize: plan.smallSize)
+            front = try CardRenderFailure.during(.encoding, file: photo.name) {
+                try encodeOutputs(print, sampleSize: plan.sampleSize, smallSize: plan.smallSize)
+            }
             warning = generalWarning
             if pressed {
                 pixels = MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels())
@@ -152,30 +159,37 @@ public struct CardRenderer: Sendable {
             versos: versos, warning: warning, path: path, renderTime: ContinuousClock.now - started)
     }
 
-    /// The front through libvips's lazy pipeline. Decode, place, effect and frame run to
-    /// memory inside the damage handler: a libvips failure there is the photo's (damaged
-    /// data). Encoding runs after, outside it: an encoder failure is cardrender's, never
-    /// blamed on the input nor retried leniently.
+    /// The front through libvips. Only the decode (of the part of the photo the window
+    /// needs, into memory) runs inside the damage handler: a libvips failure there is the
+    /// photo's (damaged data). Placing, the effect, the frame and encoding run after it: a
+    /// failure there is cardrender's (`CardRenderFailure`, naming the stage), never blamed
+    /// on the input nor retried leniently.
     private func renderGeneral(_ photo: ImageData, plan: CardPlan) throws -> (VImage, warning: String?) {
-        try renderHandlingDamage(photo, policy: settings.policy) { strict in
-            let window = try PhotoPlacer(plan: plan, policy: settings.policy).place(photo, strict: strict)
-            let (x, y) = (plan.layout.window.x, plan.layout.window.y)
-            var card = try plan.effect.apply(to: window)
+        let placer = PhotoPlacer(plan: plan, policy: settings.policy)
+        let (decoded, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
+            try placer.decode(photo, strict: strict)
+        }
+        let window = try CardRenderFailure.during(.placing, file: photo.name) { try placer.place(decoded) }
+        var card = try CardRenderFailure.during(.effect, file: photo.name) {
+            try plan.effect.apply(to: window)
                 .embedded(
-                    x: x, y: y, width: plan.printSize.width, height: plan.printSize.height,
-                    background: plan.background)
+                    x: plan.layout.window.x, y: plan.layout.window.y, width: plan.printSize.width,
+                    height: plan.printSize.height, background: plan.background)
+        }
+        return try CardRenderFailure.during(.blending, file: photo.name) {
             if let art = plan.art {
                 let (colour, alpha) = try art.images()
                 card = try card.blended(with: colour, mask: alpha)
             }
-            return try card.withResolution(dotsPerInch: Double(plan.dpi)).inMemory()
+            return (try card.withResolution(dotsPerInch: Double(plan.dpi)).inMemory(), warning)
         }
     }
 
     /// The PDF/X postcards of a card for `press`: one per recipient (one when the card has
     /// no recipient: the back with its message, or the photo side alone for a card without
     /// a back), each the photo side then that recipient's back. The photo is separated and
-    /// encoded once for all of them.
+    /// encoded once for all of them. `title` (the photo's name) names the file in preflight
+    /// failures only; it never enters the PDF.
     private func pressPostcards(
         _ press: PressProfile, front: MemoryImage, spec: CardSpec, hasBack: Bool, title: String, specFile: String
     ) throws -> [Data] {
@@ -188,13 +202,16 @@ public struct CardRenderer: Sendable {
             guard report.passed else { throw PreflightError(file: name, failures: report.failures) }
             return Data(pdf)
         }
-        guard hasBack else { return [try checked(try document.pdf(photo: photo, back: nil, title: name))] }
+        // The title is not the photo's file name: the cache keys bytes, not names, so one
+        // customer's file name would reach another's order through a shared cache.
+        let title = "Postcard"
+        guard hasBack else { return [try checked(try document.pdf(photo: photo, back: nil, title: title))] }
         let recipients: [Recipient?] = spec.recipients.isEmpty ? [nil] : spec.recipients
         return try recipients.enumerated().map { index, recipient in
             let back = try VersoRenderer().artwork(
                 message: spec.message, recipient: recipient, recipientIndex: index, format: spec.format,
                 specFile: specFile)
-            return try checked(try document.pdf(photo: photo, back: back, title: name))
+            return try checked(try document.pdf(photo: photo, back: back, title: title))
         }
     }
 

@@ -10,26 +10,15 @@ import VipsKit
 extension FastCardRenderer {
     /// The card's window as a box in the decoded photo, when the plan can be streamed: a
     /// photo stored upright (orientation 1: its rows are the card's rows) and a window that
-    /// is one box of it (a reduced crop, or a cover without a turn). nil otherwise.
+    /// one unturned box of it fills (a reduced crop, or a cover without a turn whose photo
+    /// covers the whole window). nil otherwise.
     func streamableBox(_ plan: CardPlan, photo: FastJPEGSource) -> (
         x: Double, y: Double, width: Double, height: Double
     )? {
-        guard photo.info.orientation == 1 else { return nil }
-        let window = plan.layout.window
-        let scaled = plan.scaledPhoto
-        let box: (left: Int, top: Int, width: Int, height: Int)
-        switch plan.source {
-        case .box(let left, let top, let right, let bottom):
-            box = (left, top, right - left, bottom - top)
-        case .turned(let rotation, _, _) where rotation.truncatingRemainder(dividingBy: 360) == 0:
-            let origin = plan.origin(of: scaled)
-            guard origin.x <= 0, origin.y <= 0, window.width - origin.x <= scaled.width,
-                window.height - origin.y <= scaled.height
-            else { return nil }  // the background shows: not one box
-            box = (-origin.x, -origin.y, window.width, window.height)
-        default:
-            return nil
-        }
+        guard photo.info.orientation == 1,
+            case .region(let box, let size, 0, 0, 0) = plan.source,
+            size.width == plan.layout.window.width, size.height == plan.layout.window.height
+        else { return nil }
         return plan.box(
             left: box.left, top: box.top, width: box.width, height: box.height,
             decoded: photo.uprightSize(shrink: plan.dctShrink))

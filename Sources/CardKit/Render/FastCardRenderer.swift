@@ -60,6 +60,8 @@ struct FastCardRenderer {
     }
 
     /// The photo window: `plan.layout.window`'s size, the photo placed on `background`.
+    /// Only the part of the photo the window shows is resampled: a photo dragged out of its
+    /// window or enlarged twentyfold costs what the window costs.
     private func place(_ plan: CardPlan, photo: some FastPhotoSource, background: [UInt8]) throws
         -> (MemoryImage, warning: String?)
     {
@@ -67,23 +69,25 @@ struct FastCardRenderer {
         let shrink = plan.dctShrink
         let decoded = photo.uprightSize(shrink: shrink)
         let policy = settings.policy
-        let target = plan.scaledPhoto
         switch plan.source {
-        case .box(let left, let top, let right, let bottom):
+        case .background:
+            return (MemoryImage(width: width, height: height, colour: background), nil)
+        case .region(let region, let size, let quarters, let x, let y):
             // The plan's box in the scaled photo, mapped to the decoded pixels.
-            var box = plan.box(left: left, top: top, width: right - left, height: bottom - top, decoded: decoded)
+            var box = plan.box(
+                left: region.left, top: region.top, width: region.width, height: region.height, decoded: decoded)
             // Only the rows the box reads are decoded: the box and the reducing filter's
             // reach beyond it (3 lobes, widened by the reduction factor), plus a margin.
-            let reach = Int((3 * max(1, box.height / Double(height))).rounded(.up)) + 2
-            let rows =
-                max(
-                    0, Int(box.y.rounded(.down)) - reach)..<min(
-                    decoded.height, Int((box.y + box.height).rounded(.up)) + reach)
-            let (band, bandTop, warning) = try photo.decodeUpright(shrink: shrink, rows: rows, policy: policy)
+            let reach = Int((3 * max(1, box.height / Double(size.height))).rounded(.up)) + 2
+            let first = max(0, min(decoded.height - 1, Int(box.y.rounded(.down)) - reach))
+            let end = max(first + 1, min(decoded.height, Int((box.y + box.height).rounded(.up)) + reach))
+            let (band, bandTop, warning) = try photo.decodeUpright(shrink: shrink, rows: first..<end, policy: policy)
             box.y -= Double(bandTop)
-            var window = PixelKernels.resample(band, box: box, width: width, height: height)
-            photo.transformAfterResampling?.apply(to: &window)
-            return (window, warning)
+            var placed = PixelKernels.resample(band, box: box, width: size.width, height: size.height)
+            photo.transformAfterResampling?.apply(to: &placed)
+            if quarters != 0 { placed = PixelKernels.oriented(placed, [1, 6, 3, 8][quarters]) }
+            guard x != 0 || y != 0 || placed.width != width || placed.height != height else { return (placed, warning) }
+            return (MemoryImage(width: width, height: height, colour: background).pasting(placed, x: x, y: y), warning)
         case .enlargedCrop(let x, let y, let cropWidth, let cropHeight):
             // Cut out first and enlarged alone, its edges repeated, as the general executor
             // does (resampling it inside the photo would read the pixels around the crop).
@@ -92,18 +96,10 @@ struct FastCardRenderer {
             var region = band.cropped(x: x, y: y - bandTop, width: cropWidth, height: cropHeight)
             photo.transformAfterResampling?.apply(to: &region)
             return (PixelKernels.resize(region, width: width, height: height), warning)
-        case .turned(let rotation, _, _):
-            let (upright, _, warning) = try photo.decodeUpright(shrink: shrink, rows: nil, policy: policy)
-            var scaled =
-                upright.width == target.width && upright.height == target.height
-                ? upright : PixelKernels.resize(upright, width: target.width, height: target.height)
-            let quarters = ((Int((rotation / 90).rounded()) % 4) + 4) % 4
-            if quarters != 0 { scaled = PixelKernels.oriented(scaled, [1, 6, 3, 8][quarters]) }
-            photo.transformAfterResampling?.apply(to: &scaled)
-            let origin = plan.origin(of: Size(width: scaled.width, height: scaled.height))
-            let window = MemoryImage(width: width, height: height, colour: background)
-                .pasting(scaled, x: origin.x, y: origin.y)
-            return (window, warning)
+        case .rotated:
+            // `Executor.choose` gives other angles to libvips.
+            throw CardRenderFailure(
+                stage: .placing, file: photo.photo.name, detail: "the fast executor turns by quarters only")
         }
     }
 }

@@ -4,6 +4,9 @@ import VipsKit
 /// A photo the fast executor decodes itself: a JPEG through libjpeg-turbo (`FastJPEGSource`)
 /// or an HEIF through libheif (`FastHEIFSource`). What `FastCardRenderer` needs of either.
 protocol FastPhotoSource {
+    /// The encoded photo (its `name` is used in errors).
+    var photo: ImageData { get }
+
     /// The upright size of the photo decoded at 1/`shrink` (the plan's DCT scale).
     func uprightSize(shrink: Int) -> (width: Int, height: Int)
 
