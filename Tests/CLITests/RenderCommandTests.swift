@@ -112,6 +112,24 @@ import VipsKit
         #expect(gallery.contains("a.verso-1.small.png"))
     }
 
+    /// A missing input is called missing (not "interrupted"), and a folder with nothing to
+    /// render says so: exit 1 for the one, 0 for the other (an empty inbox is no error).
+    @Test func missingAndEmptyInputsAreNamed() throws {
+        let scratch = try Fixtures.scratchDirectory()
+        let missing = try Tools.run(
+            Tools.cardrender, ["render", scratch + "/nonexistent", "--out", scratch + "/x", "--no-cache"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nonexistent: no such file or directory"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("1 input missing or unreadable"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("interrupted"), "\(missing.stderr)")
+        try FileManager.default.createDirectory(atPath: scratch + "/empty", withIntermediateDirectories: true)
+        let empty = try Tools.run(Tools.cardrender, ["render", scratch + "/empty", "--out", scratch + "/y", "--no-cache"])
+        #expect(empty.status == 0)
+        #expect(
+            empty.stderr.contains("nothing to render: no photos or card specs were found in \(scratch)/empty"),
+            "\(empty.stderr)")
+    }
+
     @Test func usageErrorsExit64() throws {
         let directory = try Fixtures.scratchDirectory()
         try Synthetic.quadrants(directory + "/q.png")

@@ -44,6 +44,7 @@ struct ExecutorRevisionTests {
         3: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
         4: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
         5: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
+        6: ["f526f5310902b31b", "b0a07f94d0841de5", "b6215d91a9cad99b", "c950e5e61a68b352"],
     ]
 
     @Test("the fast executor's bytes are those pinned for its revision")

@@ -11,9 +11,13 @@ public enum ExecutorRevision {
     /// photo (resampled straight to the window instead of resized whole and cut). 4: JPEGs
     /// with an RGB profile other than sRGB (Display P3) converted by lcms2 on the fast path.
     /// 5: a card's HEIF photo (an iPhone's HEIC) decoded by libheif on the fast path.
-    public static let fast = 5
-    /// The libvips executor's settings. 2: PNG level 1 with Paeth.
-    public static let general = 2
+    /// 6: a reduced crop scaled across and down to fit the window (one resampling); a press
+    /// PDF's title is "Postcard", not the photo's file name.
+    public static let fast = 6
+    /// The libvips executor's settings. 2: PNG level 1 with Paeth. 3: only the part of the
+    /// photo the window shows is placed (enlarging: a bicubic affine of that box alone); a
+    /// reduced crop resampled once; a press PDF's title is "Postcard".
+    public static let general = 3
 
     /// `fast <n> general <n>`, as the cache key carries it.
     public static var description: String { "fast \(fast) general \(general)" }
