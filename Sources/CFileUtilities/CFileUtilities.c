@@ -23,3 +23,5 @@ uint64_t CFileUtilities_resolve_beneath(void) { return RESOLVE_BENEATH | RESOLVE
 int CFileUtilities_open_directory(const char *path) {
     return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
+
+int CFileUtilities_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }

@@ -90,7 +90,11 @@ public struct CardBatch: Sendable {
             let rendering = CachedRendering(cache: cache, maxBytes: renderer.settings.policy.maxFileBytes)
             let result = try rendering.run(
                 path: photoPath,
-                open: spec.photo == nil || allowsPhotosOutsideInputs ? nil : { _ in try openConfined(job, spec: spec) },
+                open: allowsPhotosOutsideInputs
+                    ? nil
+                    : { path in
+                        try spec.photo == nil ? openWalked(job, photo: path) : openConfined(job, spec: spec)
+                    },
                 key: { digest, cache in
                     try CacheKey(
                         inputDigest: digest, recipe: CardRecipe(spec: spec, renderer: renderer, memo: cache.memo),
@@ -179,20 +183,41 @@ public struct CardBatch: Sendable {
         guard !FilePath(named).isAbsolute, let specRelative = ConfinedDirectory.relative(specFile, to: job.root)
         else { throw outside }
         let relative = FilePath(specRelative).removingLastComponent().pushing(FilePath(named)).string
-        let root: ConfinedDirectory
+        return try open(relative, beneath: job.root, file: try photo(for: job, spec: spec), outside: outside)
+    }
+
+    /// Opens a photo the walk found (or a file argument) from beneath its input root: the one
+    /// rule for links a spec's `photo` follows too, so `in/l.jpg -> /elsewhere/s.jpg` is
+    /// refused, not printed as `l.print.jpg`.
+    /// - Throws: `ImageInputError` naming the photo when it leads outside or cannot be opened.
+    private func openWalked(_ job: CardJob, photo path: String) throws -> FileDescriptor {
+        let outside = ImageInputError.unreadable(
+            file: path,
+            reason: "a symbolic link leading outside the input folder \(job.root) (photos are read from inside "
+                + "the folders given, links included; --allow-photos-outside-inputs allows it)")
+        guard let relative = ConfinedDirectory.relative(path, to: job.root) else { throw outside }
+        return try open(relative, beneath: job.root, file: path, outside: outside)
+    }
+
+    /// Opens `relative` beneath `root` in one step (openat2, RESOLVE_BENEATH): nothing can be
+    /// swapped in between a check and the read.
+    private func open(_ relative: String, beneath root: String, file: String, outside: any Error) throws
+        -> FileDescriptor
+    {
+        let directory: ConfinedDirectory
         do {
-            root = try ConfinedDirectory(job.root)
+            directory = try ConfinedDirectory(root)
         } catch {
-            throw ImageInputError.unreadable(file: job.root, reason: "the input folder cannot be resolved (\(error))")
+            throw ImageInputError.unreadable(file: root, reason: "the input folder cannot be resolved (\(error))")
         }
         do {
-            return try root.open(relative)
+            return try directory.open(relative)
         } catch .outside {
             throw outside
         } catch .notRegularFile {
-            throw ImageInputError.unreadable(file: try photo(for: job, spec: spec), reason: "not a regular file")
+            throw ImageInputError.unreadable(file: file, reason: "not a regular file")
         } catch .system(let errno) {
-            throw ImageInputError.unreadable(file: try photo(for: job, spec: spec), reason: "\(errno)")
+            throw ImageInputError.unreadable(file: file, reason: "\(errno)")
         }
     }
 

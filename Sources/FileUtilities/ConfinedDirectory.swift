@@ -11,8 +11,8 @@ import SystemPackage
 /// One step, no race: the kernel resolves the path with `openat2(RESOLVE_BENEATH)`, so a
 /// link swapped in between a check and an open cannot lead out (there is no separate
 /// check). Where `openat2` is missing (kernels before 5.6, or a seccomp filter that refuses
-/// it), the file is opened and then the path of the file actually opened
-/// (`/proc/self/fd/N`) is checked, so the decision is still about the open file. Opens are
+/// it), the path is opened with `O_PATH` (no side effect), checked where it really is
+/// (`/proc/self/fd/N`) and what it is, and only then that inode is opened for reading. Opens are
 /// non-blocking (a FIFO cannot hang a worker) and must reach a regular file.
 public struct ConfinedDirectory: Sendable {
     /// The directory as given.
@@ -66,17 +66,24 @@ public struct ConfinedDirectory: Sendable {
         return file
     }
 
-    /// Without `openat2`: open, then check where the open file really is.
-    private func openChecking(_ relative: String, flags: Int32) throws(OpenError) -> Int32 {
-        let descriptor = Glibc.open(realPath + "/" + relative, flags)
-        guard descriptor >= 0 else { throw .system(Errno(rawValue: errno)) }
+    /// Without `openat2`: check first, then open what was checked. The path is opened with
+    /// `O_PATH` (no read access, no side effect: a device is not opened, a FIFO's writer is
+    /// not released), where the file really is (`/proc/self/fd/N`) and what it is are
+    /// checked on that descriptor, and only then is that very inode opened for reading,
+    /// through `/proc/self/fd/N`, so nothing can be swapped in between.
+    /// - Throws: `.outside`, `.notRegularFile`, or the system's error.
+    func openChecking(_ relative: String, flags: Int32) throws(OpenError) -> Int32 {
+        let handle = CFileUtilities_open_path(realPath + "/" + relative)
+        guard handle >= 0 else { throw .system(Errno(rawValue: errno)) }
+        defer { close(handle) }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        let count = readlink("/proc/self/fd/\(handle)", &buffer, buffer.count - 1)
         let opened = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        guard opened.hasPrefix(realPath + "/") else {
-            close(descriptor)
-            throw .outside
-        }
+        guard opened.hasPrefix(realPath + "/") else { throw .outside }
+        var info = stat()
+        guard fstat(handle, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
+        let descriptor = Glibc.open("/proc/self/fd/\(handle)", flags)
+        guard descriptor >= 0 else { throw .system(Errno(rawValue: errno)) }
         return descriptor
     }
 

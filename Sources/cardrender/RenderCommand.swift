@@ -88,7 +88,7 @@ struct RenderCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Let a spec's photo be any file this process can read; by default it must lie inside the input folder the spec was found in (symbolic links included)."
+            "Let a photo be any file this process can read; by default a spec's photo, and a photo found in a folder, must lie inside that input folder (symbolic links included)."
     )
     var allowPhotosOutsideInputs = false
 

@@ -130,6 +130,33 @@ import VipsKit
         #expect(FileManager.default.fileExists(atPath: output + "/via-link.print.jpg"))
     }
 
+    /// The walk follows the spec's rule: a photo in the input folder that is a symbolic link
+    /// leading out (`in/l.jpg -> /elsewhere/s.jpg`) is refused by name and the rest render;
+    /// a link inside is followed; `--allow-photos-outside-inputs` allows it.
+    @Test func aWalkedLinkCannotLeadOutOfItsFolder() async throws {
+        let base = try Fixtures.scratchDirectory()
+        let input = base + "/in", elsewhere = base + "/elsewhere"
+        for folder in [input, elsewhere] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try Synthetic.quadrants(elsewhere + "/s.jpg")
+        try Synthetic.quadrants(input + "/mine.jpg")
+        try FileManager.default.createSymbolicLink(atPath: input + "/l.jpg", withDestinationPath: elsewhere + "/s.jpg")
+        try FileManager.default.createSymbolicLink(atPath: input + "/inside.jpg", withDestinationPath: "mine.jpg")
+        let output = try Fixtures.scratchDirectory()
+        let run = try await cardrender("render", input, "--out", output, "--no-cache")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(
+            run.stderr.contains("l.jpg") && run.stderr.contains("leading outside the input folder"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output + "/l.print.jpg"))
+        #expect(FileManager.default.fileExists(atPath: output + "/mine.print.jpg"))
+        #expect(FileManager.default.fileExists(atPath: output + "/inside.print.jpg"))
+        let allowed = try await cardrender(
+            "render", input, "--out", output, "--no-cache", "--allow-photos-outside-inputs")
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output + "/l.print.jpg"))
+    }
+
     /// The gallery's links reach the files whatever their names: `#`, `%`, `?`, spaces and
     /// accents are percent-encoded, so a browser asks for the file, not a fragment or a query.
     @Test func galleryLinksReachFilesWithAnyName() async throws {

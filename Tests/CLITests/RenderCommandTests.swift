@@ -123,7 +123,8 @@ import VipsKit
         #expect(missing.stderr.contains("1 input missing or unreadable"), "\(missing.stderr)")
         #expect(!missing.stderr.contains("interrupted"), "\(missing.stderr)")
         try FileManager.default.createDirectory(atPath: scratch + "/empty", withIntermediateDirectories: true)
-        let empty = try Tools.run(Tools.cardrender, ["render", scratch + "/empty", "--out", scratch + "/y", "--no-cache"])
+        let empty = try Tools.run(
+            Tools.cardrender, ["render", scratch + "/empty", "--out", scratch + "/y", "--no-cache"])
         #expect(empty.status == 0)
         #expect(
             empty.stderr.contains("nothing to render: no photos or card specs were found in \(scratch)/empty"),

@@ -19,4 +19,8 @@ uint64_t CFileUtilities_resolve_beneath(void);
 /// (O_PATH is hidden from Swift's Glibc module).
 int CFileUtilities_open_directory(const char *path);
 
+/// `open(path, O_PATH | O_CLOEXEC)`: a descriptor that names a file without opening it for
+/// reading (no side effect on a device or a FIFO); O_PATH needs _GNU_SOURCE, set here.
+int CFileUtilities_open_path(const char *path);
+
 #endif
