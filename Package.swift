@@ -5,10 +5,16 @@ import PackageDescription
 // code that ships (at -O2 a setjmp handler bug showed up that -O0 hid).
 // Warnings are errors in our own targets (C and Swift) in every build, so the test build is
 // the warnings check and CI needs no third build; dependencies are not affected.
-let optimisedC: [CSetting] = [.unsafeFlags(["-O2", "-Werror"])]
+// The sanitizer phase (`scripts/sanitize.sh`, run by CI) builds with CARDRENDER_SANITIZE=1 and
+// `--sanitize=address`: our C is also built with UndefinedBehaviorSanitizer, trapping on the
+// first undefined operation (Swift's toolchain has no UBSan runtime to link on Linux).
+let sanitizedC: [CSetting] =
+    Context.environment["CARDRENDER_SANITIZE"] == "1"
+    ? [.unsafeFlags(["-fsanitize=undefined", "-fsanitize-trap=undefined", "-fno-omit-frame-pointer"])] : []
+let optimisedC: [CSetting] = [.unsafeFlags(["-O2", "-Werror"])] + sanitizedC
 let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
-// libvips, GLib and Pango are not linked but opened on first use (CSharedLibraries), so a
+// libvips, GLib and Pango are not linked but opened on first use (CLazyLibraries), so a
 // fast-path process never loads them. Their headers' directories are given here instead
 // of by pkg-config: SwiftPM links a pkg-config module's libraries into every product that
 // uses it. These are the directories `pkg-config --cflags vips pangocairo` names on Debian.
@@ -53,12 +59,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        // The libvips C API's headers (apt `libvips-dev`); the library is opened by CSharedLibraries.
+        // The libvips C API's headers (apt `libvips-dev`); the library is opened by CLazyLibraries.
         .systemLibrary(name: "CVips"),
         // Defines the functions of libvips, GLib and Pango we call; each opens its library on first use.
         .target(
-            name: "CSharedLibraries", cSettings: optimisedC + nativeHeaders, linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CVipsShim", dependencies: ["CVips", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
+            name: "CLazyLibraries", cSettings: optimisedC + nativeHeaders, linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CVipsShim", dependencies: ["CVips", "CLazyLibraries"], cSettings: optimisedC + nativeHeaders),
         // openat2(2), which glibc does not wrap, for ConfinedDirectory.
         .target(name: "CFileUtilities", cSettings: optimisedC),
         .target(
@@ -72,19 +78,19 @@ let package = Package(
         .target(name: "CColourTransform", cSettings: optimisedC, linkerSettings: [.linkedLibrary("lcms2")]),
         // The fast path's SIMD loops, runtime-dispatched (target_clones).
         .target(name: "CPixelKernels", cSettings: optimisedC),
-        // Pango, cairo and fontconfig's headers (apt `libpango1.0-dev`); opened by CSharedLibraries.
+        // Pango, cairo and fontconfig's headers (apt `libpango1.0-dev`); opened by CLazyLibraries.
         .systemLibrary(name: "CPango"),
         // The message side's text: layout, coverage of every character, drawing.
         .target(
-            name: "CTextLayout", dependencies: ["CPango", "CSharedLibraries"], cSettings: optimisedC + nativeHeaders),
-        // An HEIF photo's primary image straight through libheif (opened by CSharedLibraries).
-        .target(name: "CHEIFBridge", dependencies: ["CSharedLibraries", "CPixelKernels"], cSettings: optimisedC),
-        // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CSharedLibraries.
+            name: "CTextLayout", dependencies: ["CPango", "CLazyLibraries"], cSettings: optimisedC + nativeHeaders),
+        // An HEIF photo's primary image straight through libheif (opened by CLazyLibraries).
+        .target(name: "CHEIFBridge", dependencies: ["CLazyLibraries", "CPixelKernels"], cSettings: optimisedC),
+        // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CLazyLibraries.
         .systemLibrary(name: "CQPDF"),
         // PDF documents written and read through libqpdf: the press print files and preflight.
         // How far a Flate stream inflates, counted before libqpdf decodes it (zlib, apt `zlib1g-dev`).
         .target(name: "CInflate", cSettings: optimisedC, linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "PressPDF", dependencies: ["CQPDF", "CInflate", "CSharedLibraries"]),
+        .target(name: "PressPDF", dependencies: ["CQPDF", "CInflate", "CLazyLibraries"]),
         .target(
             name: "FastPath",
             dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),
@@ -166,7 +172,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
-        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport"]),
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
         .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
         .testTarget(
             name: "RenderCacheTests",
@@ -205,8 +211,8 @@ let package = Package(
 
 // Every Swift target of ours, tests included, builds with warnings as errors.
 let cTargets: Set<String> = [
-    "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CSharedLibraries",
-    "CColourTransform", "CHEIFBridge",
+    "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CLazyLibraries",
+    "CColourTransform", "CHEIFBridge", "CInflate",
 ]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift

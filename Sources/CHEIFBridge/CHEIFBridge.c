@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "CPixelKernels.h"
-#include "CSharedLibraries.h"
+#include "CLazyLibraries.h"
 
 /// Copies libheif's message (or `fallback`) into the caller's buffer; returns -1.
 static int fail(const char *text, char *message, size_t message_size) {
@@ -19,7 +19,7 @@ int CHEIFBridge_available(char *message, size_t message_size) {
     const char *error = NULL;
     // No heif_init: libvips's HEIF module, which shares this libheif, does not call it either
     // (libheif asks that the two are not mixed), and Debian's decoders are built in.
-    if (CSharedLibraries_load(CSharedLibraries_heif, &error) != 0) return fail(error, message, message_size);
+    if (CLazyLibraries_load(CLazyLibraries_heif, &error) != 0) return fail(error, message, message_size);
     return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "CTextLayout.h"
 
+#include "CLazyLibraries.h"
+
 #include <pango/pangocairo.h>
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
@@ -27,6 +29,8 @@ static int ensure_font_map(void) {
     pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(font_map), config);
     return 0;
 }
+
+int CTextLayout_load(const char **error) { return CLazyLibraries_load(CLazyLibraries_text, error); }
 
 int CTextLayout_add_font_file(const char *path) {
     pthread_mutex_lock(&lock);

@@ -1,15 +1,15 @@
 // Fixed-arity wrappers of variadic libvips calls: see CVipsShim.h for why.
 #include "CVipsShim.h"
 
-#include "CSharedLibraries.h"
+#include "CLazyLibraries.h"
 
-/// A variadic libvips operation, through the pointer CSharedLibraries looks up (libvips is
-/// opened on first use, not linked).
-#define LIBVIPS(name) CSHARED_VARIADIC(CSharedLibraries_libvips, name)
+/// A variadic libvips operation, through the pointer CLazyLibraries looks up (libvips is
+/// opened on first use, not linked); `name` must be listed in CLazyLibraries.inc.
+#define LIBVIPS(name) CLAZY_VARIADIC(name)
 
-int CVipsShim_load(const char **error) { return CSharedLibraries_load(CSharedLibraries_libvips, error); }
+int CVipsShim_load(const char **error) { return CLazyLibraries_load(CLazyLibraries_libvips, error); }
 
-int CVipsShim_is_loaded(void) { return CSharedLibraries_is_loaded(CSharedLibraries_libvips); }
+int CVipsShim_is_loaded(void) { return CLazyLibraries_is_loaded(CLazyLibraries_libvips); }
 
 _Static_assert(VIPS_MAJOR_VERSION == 8 && VIPS_MINOR_VERSION >= 14,
                "cardrender needs libvips 8.14 or later in the 8.x series");

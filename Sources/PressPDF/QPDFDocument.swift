@@ -1,4 +1,5 @@
 internal import CInflate
+internal import CLazyLibraries
 internal import CQPDF
 
 /// A PDF document in libqpdf, built from scratch or read from bytes: the one Swift face of
@@ -36,6 +37,7 @@ public final class QPDFDocument {
     /// - Throws: `Failure`.
     public init() throws(Failure) {
         source = nil
+        try Self.requireLibrary()
         qpdf = qpdf_init()
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
@@ -49,6 +51,7 @@ public final class QPDFDocument {
         qpdf = qpdf_init()
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
+        try Self.requireLibrary()
         let source = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, bytes.count))
         _ = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { source.initialize(fromContentsOf: $0) }
@@ -57,6 +60,15 @@ public final class QPDFDocument {
         qpdf_read_memory(qpdf, name, source.baseAddress, UInt64(bytes.count), nil)
         try check("reading \(name)")
         collectWarnings()
+    }
+
+    /// Opens libqpdf on first use.
+    /// - Throws: `Failure` naming the library, or the function missing, and the cause.
+    private static func requireLibrary() throws(Failure) {
+        var error: UnsafePointer<CChar>?
+        guard CLazyLibraries_load(CLazyLibraries_qpdf, &error) == 0 else {
+            throw Failure(message: error.map { String(cString: $0) } ?? "libqpdf could not be loaded")
+        }
     }
 
     deinit {

@@ -119,7 +119,7 @@ public final class ImageData: @unchecked Sendable {
     /// The blob over the bytes, made on first use (opening libvips); it owns the buffer from
     /// then on and `free`s it with its last reference.
     private var blob: UnsafeMutablePointer<VipsBlob> {
-        Vips.requireLoaded()
+        precondition(Vips.isLoaded, "ImageData: libvips is opened (Vips.requireLoaded) before a source is made")
         return blobLock.withLock { blob in
             if let blob { return blob }
             let made = vips_blob_new(

@@ -50,10 +50,11 @@ extension ImageData {
     }
 
     /// The format recognised from the content, if it is one of `formats`.
-    /// - Throws: `ImageInputError.unrecognised` or `.unsupportedFormat`.
+    /// - Throws: `ImageInputError.unrecognised` or `.unsupportedFormat`; `VipsError` when
+    ///   libvips cannot be opened (cardrender's environment, not the input).
     /// libvips: `vips_foreign_find_load_source` (reads the first bytes only).
-    func acceptedFormat(of formats: Set<InputFormat>) throws(ImageInputError) -> InputFormat {
-        Vips.requireLoaded()
+    func acceptedFormat(of formats: Set<InputFormat>) throws -> InputFormat {
+        try Vips.requireLoaded()
         return try withSource { source throws(ImageInputError) in
             guard let loader = vips_foreign_find_load_source(source) else {
                 // libvips has put "source is not in a known format" in its process-wide error
@@ -71,6 +72,7 @@ extension ImageData {
 
     /// Opens the bytes as a lazy image (header parsed, pixels decoded on demand).
     func openImage(access: VipsAccess, failOn: VipsFailOn, options: String = "") throws(VipsError) -> VImage {
+        try Vips.requireLoaded()
         let image = withSource { source in
             CVipsShim_image_new_from_source(source, options, access, failOn)
         }

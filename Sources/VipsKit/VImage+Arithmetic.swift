@@ -55,7 +55,7 @@ extension VImage {
     /// A `width` x `height` two-band image whose pixels hold their own (x, y).
     /// libvips: `vips_xyz`.
     public static func coordinates(width: Int, height: Int) throws(VipsError) -> VImage {
-        Vips.requireLoaded()
+        try Vips.requireLoaded()
         var output: UnsafeMutablePointer<VipsImage>?
         try vipsCall("xyz", file: nil) { CVipsShim_xyz(&output, Int32(width), Int32(height)) }
         guard let output else { throw takeVipsError("xyz", file: nil) }

@@ -6,7 +6,7 @@ extension VImage {
     /// demand (`drawingRectangles` copies it into memory).
     /// libvips: `vips_black`, `vips_linear`.
     public static func solid(width: Int, height: Int, colour: [Double]) throws(VipsError) -> VImage {
-        Vips.requireLoaded()
+        try Vips.requireLoaded()
         var output: UnsafeMutablePointer<VipsImage>?
         try vipsCall("black", file: nil) { CVipsShim_black(&output, Int32(width), Int32(height), Int32(colour.count)) }
         guard let output else { throw takeVipsError("black", file: nil) }

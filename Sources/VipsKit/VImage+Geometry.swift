@@ -89,7 +89,7 @@ extension VImage {
     /// are identified by content and SVG is not an accepted `InputFormat`.
     /// libvips: `vips_svgload_buffer`.
     public static func trustedSVG(_ svg: ImageData, scale: Double) throws(VipsError) -> VImage {
-        Vips.requireLoaded()
+        try Vips.requireLoaded()
         // libvips reads the bytes lazily, so the pixels are computed (into memory) while
         // the buffer is still lent to us.
         return try svg.withUnsafeBytes { (raw) throws(VipsError) -> VImage in

@@ -23,7 +23,7 @@ extension VImage {
     public static func fromEightBitPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError)
         -> VImage
     {
-        Vips.requireLoaded()
+        try Vips.requireLoaded()
         precondition(pixels.count == width * height * bands, "VImage.fromEightBitPixels: size and bytes agree")
         let image = pixels.withUnsafeBytes { raw in
             vips_image_new_from_memory_copy(

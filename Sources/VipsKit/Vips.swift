@@ -15,7 +15,7 @@ import SystemPackage
 /// Process-wide libvips set-up: prepared once, explicitly, at the program's entry; libvips
 /// itself is opened and initialised on first use.
 ///
-/// libvips is not linked (CSharedLibraries): a process whose work all takes the fast path
+/// libvips is not linked (CLazyLibraries): a process whose work all takes the fast path
 /// (JPEG cards and thumbnails, `--version`) never maps it nor its 118 libraries. `start()`
 /// belongs at a program's entry (the CLI's `main`, a server's start, a test trait), before
 /// the program starts threads of its own: it sets the environment libvips will read
@@ -31,13 +31,17 @@ public enum Vips {
     /// process would serve stale pixels for a file changed on disk (we load from bytes
     /// anyway); libvips's own warnings are routed to `warningHandler` instead of stderr,
     /// because our errors already name the file and the cause.
-    private static let initialised: Bool = {
+    private static let initialised: Result<Void, VipsError> = {
         var error: UnsafePointer<CChar>?
         guard CVipsShim_load(&error) == 0 else {
+            // Thrown to every caller: a batch reports it per file and goes on, a server answers
+            // 500 and stays up (a missing library, a missing function, another version).
             let reason = error.map { String(cString: $0) } ?? "libvips could not be loaded"
-            _ = try? FileDescriptor.standardError.writeAll(
-                "cardrender: this work needs libvips (Debian package libvips42): \(reason)\n".utf8)
-            exit(70)
+            return .failure(
+                VipsError(
+                    operation: "load", file: nil,
+                    message: "this work needs libvips (Debian package libvips42): \(reason)"
+                ))
         }
         VipsModules.findHEIFModule()
         guard vips_init("cardrender") == 0 else {
@@ -57,7 +61,7 @@ public enum Vips {
         let threads = requestedConcurrency.load(ordering: .acquiring)
         if threads > 0 { vips_concurrency_set(Int32(threads)) }
         loaded.store(true, ordering: .releasing)
-        return true
+        return .success(())
     }()
 
     /// Set once `start` has run.
@@ -103,12 +107,13 @@ public enum Vips {
             isStarted, "VipsKit: call Vips.start() once at the program's entry, before any other VipsKit call.")
     }
 
-    /// Opens and initialises libvips on first call (after `requireStarted`); a libvips
-    /// that cannot be opened ends the process with a message naming the file and the cause.
+    /// Opens and initialises libvips on first call (after `requireStarted`).
+    /// - Throws: `VipsError` naming the file, or the function missing, and the cause, when
+    ///   libvips cannot be opened (the same error on every later call).
     @inline(__always)
-    static func requireLoaded() {
+    static func requireLoaded() throws(VipsError) {
         requireStarted()
-        _ = initialised
+        try initialised.get()
     }
 
     /// The libvips version cardrender was compiled against (no initialisation needed).
@@ -120,9 +125,12 @@ public enum Vips {
     public static let compiledVersion = VIPS_VERSION
 
     /// The libvips version in use, e.g. `8.14.1` (opens libvips).
+    /// - Throws: `VipsError` when libvips cannot be opened.
     public static var version: String {
-        requireLoaded()
-        return String(cString: vips_version_string())
+        get throws(VipsError) {
+            try requireLoaded()
+            return String(cString: vips_version_string())
+        }
     }
 
     /// Threads libvips uses inside one image pipeline (`vips_concurrency_set`).
@@ -132,7 +140,8 @@ public enum Vips {
     /// libvips is opened keeps the value for when it is; reading it opens libvips.
     public static var concurrency: Int {
         get {
-            requireLoaded()
+            // A libvips that cannot be opened runs nothing: what was asked for stands.
+            guard (try? requireLoaded()) != nil else { return requestedConcurrency.load(ordering: .acquiring) }
             return Int(vips_concurrency_get())
         }
         set {

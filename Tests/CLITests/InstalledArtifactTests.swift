@@ -25,7 +25,7 @@ struct InstalledArtifactTests {
                 #expect(!line.contains(name), "\(line)")
             }
         }
-        // libvips and Pango are opened on first use, not linked (CSharedLibraries).
+        // libvips and Pango are opened on first use, not linked (CLazyLibraries).
         #expect(lines.contains { $0.contains("libjpeg.so.62") })
         #expect(!lines.contains { $0.contains("libvips") || $0.contains("libglib") || $0.contains("libpango") })
     }

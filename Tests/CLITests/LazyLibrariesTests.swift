@@ -75,19 +75,44 @@ struct LazyLibrariesTests {
         for library in Self.heavy { #expect(!files.contains { $0.contains(library) }, "\(library) in \(files)") }
     }
 
-    @Test("work that needs libvips stops with a message naming it when it cannot be opened")
+    @Test("work that needs libvips fails with a message naming it when it cannot be opened; the rest is done")
     func missingLibvipsIsNamed() async throws {
         let directory = try Fixtures.scratchDirectory()
+        try Synthetic.quadrants(directory + "/q.png")
         let result = try await Tools.onWorkerThread {
             try Self.run(
                 [
-                    "thumb", Fixtures.photo("photos/jolla-3264x2448.jpg"), "--width", "200", "--format", "webp",
-                    "-o", directory + "/t.webp", "--no-cache",
+                    "thumb", Fixtures.photo("photos/jolla-3264x2448.jpg"), directory + "/q.png", "--width", "200",
+                    "--out", directory + "/out", "--no-cache",
                 ], Self.missing)
         }
-        #expect(result.status == 70)
+        // An error thrown to the file that needed libvips (exit 1), not an exit from a worker.
+        #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("needs libvips"), "\(result.stderr)")
         #expect(result.stderr.contains("/nonexistent/libvips.so.42"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory + "/t.webp"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/out/q.png"))
+        // The JPEG, on the fast path, was made all the same.
+        #expect(FileManager.default.fileExists(atPath: directory + "/out/jolla-3264x2448.png"))
     }
+
+    @Test("a library that lacks a function is refused when opened, naming the library and the function")
+    func aMissingFunctionIsNamed() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        try Synthetic.quadrants(directory + "/q.png")
+        // libpng is a real shared library, and has none of libvips's functions.
+        let impostor = ["CARDRENDER_LIBVIPS": "/usr/lib/\(Self.multiarch)/libpng16.so.16"]
+        let result = try await Tools.onWorkerThread {
+            try Self.run(
+                ["thumb", directory + "/q.png", "--width", "20", "-o", directory + "/t.png", "--no-cache"], impostor)
+        }
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("libpng16.so.16) has no function vips_"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/t.png"))
+    }
+
+    #if arch(arm64)
+        static let multiarch = "aarch64-linux-gnu"
+    #else
+        static let multiarch = "x86_64-linux-gnu"
+    #endif
 }

@@ -4,7 +4,7 @@
 // Why this exists: an iPhone's HEIC card took 6.3x a 12 MP JPEG card on libvips's path
 // (benchmarks/RESULTS.md, issue 20): libvips decodes through the same libheif, then copies the
 // picture and resamples it in its own pipeline. Here the decoded RGB rows go straight into
-// the fast executor's buffer. libheif is opened on first use (CSharedLibraries), so a process
+// the fast executor's buffer. libheif is opened on first use (CLazyLibraries), so a process
 // that never meets a HEIC never loads it. Nothing else: no policy, no pixel touched but
 // libheif's (its YCbCr -> RGB and its rotation and mirroring, as libvips gets them).
 #ifndef CHEIFBRIDGE_H

@@ -42,6 +42,10 @@ typedef struct CTextLayout_Result {
 /// repeated calls are free). Returns 0, or -1 when fontconfig cannot read it.
 int CTextLayout_add_font_file(const char *path);
 
+/// Opens Pango, cairo and fontconfig (CLazyLibraries), once per process: 0, or -1 with
+/// `*error` naming the library, or the function missing, and the cause.
+int CTextLayout_load(const char **error);
+
 /// Lays out `text` (UTF-8, plain text: never markup) in `font` (a Pango description: a
 /// comma-separated family chain then a size in points) at `dpi`, wrapped by words at
 /// `wrap_width` pixels (-1: no wrapping), lines aligned `align` (0 left, 1 centre, 2

@@ -16,7 +16,7 @@
 
 #include <vips/vips.h>
 
-/// Opens libvips (once per process; see CSharedLibraries.h): 0, or -1 with `*error` naming
+/// Opens libvips (once per process; see CLazyLibraries.h): 0, or -1 with `*error` naming
 /// the file and the cause. VipsKit calls it before any other libvips call, so a missing
 /// libvips is reported as such instead of stopping the process inside an operation.
 int CVipsShim_load(const char **error);

@@ -27,10 +27,22 @@ public struct TextLayout {
         case left = 0, centre = 1, right = 2
     }
 
+    /// Opens Pango, cairo and fontconfig on first use.
+    /// - Throws: `TextLayoutError` naming the library, or the function missing, when they
+    ///   cannot be opened: thrown to the card (the batch reports it and goes on).
+    static func requireLibraries() throws(TextLayoutError) {
+        var error: UnsafePointer<CChar>?
+        guard CTextLayout_load(&error) == 0 else {
+            let reason = error.map { String(cString: $0) } ?? "Pango could not be loaded"
+            throw TextLayoutError(message: "the message side needs Pango, cairo and fontconfig: \(reason)")
+        }
+    }
+
     /// Registers font files with fontconfig once per process, so a font is loaded from its
     /// own file whatever else the machine has.
     /// - Throws: `TextLayoutError` when fontconfig cannot read one.
     public static func register(fontFile: String) throws(TextLayoutError) {
+        try requireLibraries()
         guard CTextLayout_add_font_file(fontFile) == 0 else {
             throw TextLayoutError(message: "\(fontFile): fontconfig cannot read this font file")
         }
@@ -47,6 +59,7 @@ public struct TextLayout {
         _ text: String, font: String, dpi: Int, wrapWidth: Int?, alignment: Alignment = .left,
         colour: [Double] = [0, 0, 0], draw: Bool
     ) throws -> Block {
+        try requireLibraries()
         var result = CTextLayout_Result()
         var error = [CChar](repeating: 0, count: 256)
         let status = colour.withUnsafeBufferPointer { rgb in
@@ -100,6 +113,7 @@ extension TextLayout {
     public static func outline(
         _ text: String, font: String, dpi: Int, wrapWidth: Int?, alignment: Alignment = .left
     ) throws -> Outline {
+        try requireLibraries()
         var result = CTextLayout_Outline()
         var error = [CChar](repeating: 0, count: 256)
         let status = CTextLayout_outline(
