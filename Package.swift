@@ -91,6 +91,10 @@ let package = Package(
         // How far a Flate stream inflates, counted before libqpdf decodes it (zlib, apt `zlib1g-dev`).
         .target(name: "CInflate", cSettings: optimisedC, linkerSettings: [.linkedLibrary("z")]),
         .target(name: "PressPDF", dependencies: ["CQPDF", "CInflate", "CLazyLibraries"]),
+        // The native libraries' versions from their headers, for the cache key (nothing linked).
+        .target(
+            name: "CNativeVersions",
+            cSettings: optimisedC + nativeHeaders + [.unsafeFlags(["-I/usr/include/librsvg-2.0"])]),
         .target(
             name: "FastPath",
             dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),
@@ -127,7 +131,7 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "CardKit", "VipsKit", "RenderCache", "FileUtilities",
+                "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -212,7 +216,7 @@ let package = Package(
 // Every Swift target of ours, tests included, builds with warnings as errors.
 let cTargets: Set<String> = [
     "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CLazyLibraries",
-    "CColourTransform", "CHEIFBridge", "CInflate",
+    "CColourTransform", "CHEIFBridge", "CInflate", "CNativeVersions",
 ]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift

@@ -33,8 +33,7 @@ struct CColourTransform {
 /// Returns 0, or -1 when either profile is not matrix-shaper or a tag is missing.
 static int make_matrix_shaper(CColourTransform *made, cmsHPROFILE input, cmsHPROFILE output) {
     if (!cmsIsMatrixShaper(input) || !cmsIsMatrixShaper(output)) return -1;
-    static const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag,
-                                                 cmsSigBlueColorantTag};
+    static const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
     static const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
     cmsMAT3 in_matrix, out_matrix, out_inverse, combined;
     for (int channel = 0; channel < 3; channel++) {
@@ -54,7 +53,8 @@ static int make_matrix_shaper(CColourTransform *made, cmsHPROFILE input, cmsHPRO
     if (!_cmsMAT3inverse(&out_matrix, &out_inverse)) return -1;
     _cmsMAT3per(&combined, &out_inverse, &in_matrix);
     for (int row = 0; row < 3; row++)
-        for (int column = 0; column < 3; column++) made->matrix[row][column] = (float)combined.v[row].n[column];
+        for (int column = 0; column < 3; column++)
+            made->matrix[row][column] = (float)combined.v[row].n[column];
     // The output is lcms2's sRGB, whose three curves are one: the red one serves all three.
     // Code c covers the linear values between the curve at c - 0.5 and at c + 0.5, so the
     // table is filled from 256 evaluations of the curve (not 16384 of its inverse).
@@ -63,7 +63,8 @@ static int make_matrix_shaper(CColourTransform *made, cmsHPROFILE input, cmsHPRO
     int step = 0;
     for (int code = 0; code < 256; code++) {
         float upper = code == 255 ? 2.0f : cmsEvalToneCurveFloat(out_curve, (cmsFloat32Number)((code + 0.5) / 255.0));
-        for (; step < 16384 && step / 16383.0f < upper; step++) made->to_code[step] = (uint8_t)code;
+        for (; step < 16384 && step / 16383.0f < upper; step++)
+            made->to_code[step] = (uint8_t)code;
     }
     made->matrix_shaper = 1;
     return 0;
@@ -141,13 +142,11 @@ done:
     return made;
 }
 
-CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size, char *message,
-                                                size_t message_size) {
+CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size, char *message, size_t message_size) {
     return make(icc, size, 0, message, message_size);
 }
 
-void CColourTransform_apply(const CColourTransform *transform, const uint8_t *input, uint8_t *output,
-                            size_t pixels) {
+void CColourTransform_apply(const CColourTransform *transform, const uint8_t *input, uint8_t *output, size_t pixels) {
     if (!transform->matrix_shaper) {
         cmsDoTransform(transform->transform, input, output, (cmsUInt32Number)pixels);
         return;
@@ -181,7 +180,8 @@ void CColourTransform_apply_lcms2(const CColourTransform *transform, const uint8
 CColourTransform *CColourTransform_make_srgb_to_cmyk(const uint8_t *icc, size_t size, int ink_limit, char *message,
                                                      size_t message_size) {
     if (ink_limit < 100 || ink_limit > 400) {
-        if (message_size) snprintf(message, message_size, "an ink limit of %d %% is not between 100 and 400 %%", ink_limit);
+        if (message_size)
+            snprintf(message, message_size, "an ink limit of %d %% is not between 100 and 400 %%", ink_limit);
         return NULL;
     }
     return make(icc, size, ink_limit, message, message_size);
@@ -197,7 +197,8 @@ void CColourTransform_apply_cmyk(const CColourTransform *transform, const uint8_
         // Cyan, magenta and yellow scaled by what the limit leaves them, rounded down, so the
         // total is within the limit; black, which carries the picture's shadows, is kept.
         const int room = limit - black > 0 ? limit - black : 0;
-        for (int channel = 0; channel < 3; channel++) output[channel] = (uint8_t)(output[channel] * room / colour);
+        for (int channel = 0; channel < 3; channel++)
+            output[channel] = (uint8_t)(output[channel] * room / colour);
     }
 }
 

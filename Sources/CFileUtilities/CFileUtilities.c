@@ -20,8 +20,6 @@ int CFileUtilities_openat2(int dirfd, const char *path, int flags, uint64_t reso
 
 uint64_t CFileUtilities_resolve_beneath(void) { return RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS; }
 
-int CFileUtilities_open_directory(const char *path) {
-    return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
+int CFileUtilities_open_directory(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }
 
 int CFileUtilities_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }

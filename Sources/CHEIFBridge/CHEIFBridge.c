@@ -182,7 +182,7 @@ int CHEIFBridge_read_turn(const uint8_t *data, size_t size) {
     // The primary item: pitm is a full box, its id 16 bits in version 0, 32 otherwise.
     if (pitm.length < 6) return 0;
     uint32_t primary = pitm.payload[0] == 0 ? (uint32_t)pitm.payload[4] << 8 | pitm.payload[5]
-                                           : (pitm.length < 8 ? 0 : be32(pitm.payload + 4));
+                                            : (pitm.length < 8 ? 0 : be32(pitm.payload + 4));
     if (primary == 0) return 0;
     // The property boxes, numbered from 1 in ipco's order.
     uint32_t types[max_properties];

@@ -26,9 +26,9 @@ size_t CInflate_inflated_length(const unsigned char *data, size_t length, size_t
             if (stream.avail_in == 0 && left == 0) break;
             if (inflateReset(&stream) != Z_OK) break;
         } else if (status == Z_BUF_ERROR && stream.avail_in == 0) {
-            continue;  // this piece of input used up: the next one, or the end, above
+            continue; // this piece of input used up: the next one, or the end, above
         } else if (status != Z_OK) {
-            break;  // damage: what came out before it is the count
+            break; // damage: what came out before it is the count
         }
     }
     inflateEnd(&stream);

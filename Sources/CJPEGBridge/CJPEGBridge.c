@@ -68,9 +68,12 @@ static int exif_orientation(const uint8_t *segment, unsigned length) {
     const uint8_t *tiff = segment + 6;
     unsigned size = length - 6;
     int big;
-    if (tiff[0] == 'M' && tiff[1] == 'M') big = 1;
-    else if (tiff[0] == 'I' && tiff[1] == 'I') big = 0;
-    else return 1;
+    if (tiff[0] == 'M' && tiff[1] == 'M')
+        big = 1;
+    else if (tiff[0] == 'I' && tiff[1] == 'I')
+        big = 0;
+    else
+        return 1;
     uint32_t ifd = read32(tiff + 4, big);
     if (ifd > size - 2) return 1;
     unsigned count = read16(tiff + ifd, big);
@@ -84,9 +87,12 @@ static int exif_orientation(const uint8_t *segment, unsigned length) {
             // type is malformed: no turn.
             unsigned type = read16(tiff + entry + 2, big);
             uint32_t value;
-            if (type == 3 || type == 8) value = read16(tiff + entry + 8, big);
-            else if (type == 4 || type == 9) value = read32(tiff + entry + 8, big);
-            else return 1;
+            if (type == 3 || type == 8)
+                value = read16(tiff + entry + 8, big);
+            else if (type == 4 || type == 9)
+                value = read32(tiff + entry + 8, big);
+            else
+                return 1;
             return value >= 1 && value <= 8 ? (int)value : 1;
         }
     }
@@ -221,8 +227,8 @@ struct CJPEGBridge_decoder {
     int created;
 };
 
-CJPEGBridge_decoder *CJPEGBridge_decoder_open(const uint8_t *data, size_t size, int scale_denom, int strict,
-                                              int *width, int *height, int *failed) {
+CJPEGBridge_decoder *CJPEGBridge_decoder_open(const uint8_t *data, size_t size, int scale_denom, int strict, int *width,
+                                              int *height, int *failed) {
     CJPEGBridge_decoder *decoder = calloc(1, sizeof *decoder);
     *failed = 0;
     if (!decoder) return NULL;
@@ -376,7 +382,7 @@ int CJPEGBridge_encoder_finish(CJPEGBridge_encoder *encoder, uint8_t **output, s
     jpeg_finish_compress(&encoder->cinfo);
     *output_size = encoder->dest.size - encoder->dest.pub.free_in_buffer;
     *output = encoder->dest.buffer;
-    encoder->dest.buffer = NULL;  // handed over
+    encoder->dest.buffer = NULL; // handed over
     return 0;
 }
 
@@ -391,9 +397,9 @@ void CJPEGBridge_encoder_close(CJPEGBridge_encoder *encoder) {
 
 // MARK: in one call, over the row-by-row objects
 
-int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row,
-                           int row_count, uint8_t **pixels, int *width, int *height, int *warnings,
-                           char *message, size_t message_size) {
+int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row, int row_count,
+                           uint8_t **pixels, int *width, int *height, int *warnings, char *message,
+                           size_t message_size) {
     *pixels = NULL;
     *warnings = 0;
     if (message_size > 0) message[0] = 0;
@@ -435,9 +441,9 @@ int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, in
     return 0;
 }
 
-int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
-                           int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
-                           size_t *output_size, char *message, size_t message_size) {
+int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality, int full_chroma,
+                           int optimize, int dpi, size_t limit, uint8_t **output, size_t *output_size, char *message,
+                           size_t message_size) {
     *output = NULL;
     *output_size = 0;
     if (message_size > 0) message[0] = 0;
@@ -455,8 +461,8 @@ int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t 
     return status;
 }
 
-int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int quality,
-                            uint8_t **output, size_t *output_size, char *message, size_t message_size) {
+int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int quality, uint8_t **output,
+                            size_t *output_size, char *message, size_t message_size) {
     *output = NULL;
     *output_size = 0;
     if (message_size > 0) message[0] = 0;
@@ -474,7 +480,8 @@ int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int qu
     for (int y = 0; status == 0 && y < height; y++) {
         // Adobe's convention for CMYK JPEGs: 255 is no ink.
         const uint8_t *in = pixels + stride * (size_t)y;
-        for (size_t index = 0; index < stride; index++) row[index] = (uint8_t)(255 - in[index]);
+        for (size_t index = 0; index < stride; index++)
+            row[index] = (uint8_t)(255 - in[index]);
         status = CJPEGBridge_encoder_write(encoder, row, stride, 1);
     }
     free(row);
@@ -512,7 +519,7 @@ int CJPEGBridge_decode_cmyk(const uint8_t *data, size_t size, int scale_denom, s
         jpeg_destroy_decompress(&cinfo);
         return -1;
     }
-    cinfo.out_color_space = JCS_CMYK;  // YCCK is turned back into CMYK by libjpeg
+    cinfo.out_color_space = JCS_CMYK; // YCCK is turned back into CMYK by libjpeg
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned)(scale_denom >= 1 && scale_denom <= 8 ? scale_denom : 1);
     jpeg_start_decompress(&cinfo);

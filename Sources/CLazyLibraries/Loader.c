@@ -23,11 +23,13 @@ typedef struct Group {
 } Group;
 
 static Group groups[] = {
-    [CLazyLibraries_glib] = {"GLib", {"libgobject-2.0.so.0", "libgmodule-2.0.so.0", "libglib-2.0.so.0"},
+    [CLazyLibraries_glib] = {"GLib",
+                             {"libgobject-2.0.so.0", "libgmodule-2.0.so.0", "libglib-2.0.so.0"},
                              PTHREAD_ONCE_INIT},
     [CLazyLibraries_libvips] = {"libvips", {"libvips.so.42"}, PTHREAD_ONCE_INIT},
-    [CLazyLibraries_text] = {"Pango", {"libpangocairo-1.0.so.0", "libpangoft2-1.0.so.0", "libpango-1.0.so.0",
-                                       "libcairo.so.2", "libfontconfig.so.1"},
+    [CLazyLibraries_text] = {"Pango",
+                             {"libpangocairo-1.0.so.0", "libpangoft2-1.0.so.0", "libpango-1.0.so.0", "libcairo.so.2",
+                              "libfontconfig.so.1"},
                              PTHREAD_ONCE_INIT},
     [CLazyLibraries_heif] = {"libheif", {"libheif.so.1"}, PTHREAD_ONCE_INIT},
     [CLazyLibraries_qpdf] = {"libqpdf", {"libqpdf.so.29"}, PTHREAD_ONCE_INIT},

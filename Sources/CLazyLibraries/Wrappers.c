@@ -39,16 +39,12 @@ static void *resolved(CLazyLibraries_Library library, const char *name, _Atomic(
 }
 
 // The definitions: each forwards to the library's own function.
-#define FUNCTION(group, type, name, parameters, arguments)                                         \
-    type name parameters {                                                                         \
-        return ((__typeof__(&name))resolved(CLazyLibraries_##group, #name, &slot_##name))arguments; \
-    }
-#define PROCEDURE(group, name, parameters, arguments)                                              \
-    void name parameters { ((__typeof__(&name))resolved(CLazyLibraries_##group, #name, &slot_##name))arguments; }
-#define VARIADIC(group, name)                                                                      \
-    void *CLazyLibraries_variadic_##name(void) {                                                   \
-        return resolved(CLazyLibraries_##group, #name, &slot_##name);                              \
-    }
+#define FUNCTION(group, type, name, parameters, arguments) \
+    type name parameters { return ((__typeof__(&name))resolved(CLazyLibraries_##group, #name, &slot_##name))arguments; }
+#define PROCEDURE(group, name, parameters, arguments) \
+    void name parameters { ((__typeof__(&name))resolved(CLazyLibraries_##group, #name, &slot_##name)) arguments; }
+#define VARIADIC(group, name) \
+    void *CLazyLibraries_variadic_##name(void) { return resolved(CLazyLibraries_##group, #name, &slot_##name); }
 #include "CLazyLibraries.inc"
 #undef FUNCTION
 #undef PROCEDURE
@@ -80,7 +76,8 @@ const char *CLazyLibraries_first_missing(CLazyLibraries_Library library, void *(
 
 int CLazyLibraries_count(CLazyLibraries_Library library) {
     int count = 0;
-    for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++) count += entries[index].library == library;
+    for (size_t index = 0; index < sizeof entries / sizeof entries[0]; index++)
+        count += entries[index].library == library;
     return count;
 }
 

@@ -13,7 +13,7 @@ typedef struct {
     size_t capacity;
     char *message;
     size_t message_size;
-    char warning[160];  ///< libpng's first warning, which often says why the error came
+    char warning[160]; ///< libpng's first warning, which often says why the error came
 } writer;
 
 static void on_error(png_structp png, png_const_charp text) {
@@ -34,7 +34,8 @@ static void on_write(png_structp png, png_bytep data, size_t length) {
     writer *state = png_get_io_ptr(png);
     if (state->size + length > state->capacity) {
         size_t capacity = state->capacity ? state->capacity : 64 * 1024;
-        while (capacity < state->size + length) capacity *= 2;
+        while (capacity < state->size + length)
+            capacity *= 2;
         uint8_t *grown = realloc(state->bytes, capacity);
         if (!grown) png_error(png, "out of memory for the encoded PNG");
         state->bytes = grown;
@@ -76,7 +77,8 @@ int CPNGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t s
     png_set_compression_level(png, level);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     png_write_info(png, info);
-    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + stride * (size_t)y));
+    for (int y = 0; y < height; y++)
+        png_write_row(png, (png_const_bytep)(pixels + stride * (size_t)y));
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
     *output = state.bytes;

@@ -87,7 +87,7 @@ int CPixelKernels_axis_make(CPixelKernels_axis *axis, int in_size, double start,
     double (*filter)(double) = enlarging ? catmull_rom : lanczos3;
     double support = (enlarging ? 2.0 : 3.0) * filter_scale;
     int taps = (int)ceil(support) * 2 + 1;
-    taps += taps & 1;  // even: the kernels take the taps two at a time
+    taps += taps & 1; // even: the kernels take the taps two at a time
     axis->out_size = out_size;
     axis->taps = taps;
     axis->first = malloc(sizeof(int) * (size_t)out_size);
@@ -105,7 +105,7 @@ int CPixelKernels_axis_make(CPixelKernels_axis *axis, int in_size, double start,
         int high = (int)floor(centre + support + 0.5);
         if (low < 0) low = 0;
         if (high > in_size) high = in_size;
-        if (high <= low) {  // a box wholly outside the source: take the nearest sample
+        if (high <= low) { // a box wholly outside the source: take the nearest sample
             low = centre < 0 ? 0 : in_size - 1;
             high = low + 1;
         }
@@ -202,7 +202,7 @@ AVX2 static void rows_avx2(const uint8_t *source, size_t source_stride, int rows
                 memcpy(&pair, w + k, 4);
                 sum = _mm_add_epi32(sum, _mm_madd_epi16(pixels, _mm_set1_epi32(pair)));
             }
-            for (int k = 2 * pairs; k < count; k++) {  // near the row's end: one tap at a time
+            for (int k = 2 * pairs; k < count; k++) { // near the row's end: one tap at a time
                 const uint8_t *q = p + 3 * k;
                 sum = _mm_add_epi32(sum, _mm_mullo_epi32(_mm_setr_epi32(q[0], q[1], q[2], 0), _mm_set1_epi32(w[k])));
             }
@@ -234,7 +234,8 @@ static inline void column_row_scalar(const uint8_t *const *rows, const int16_t *
                                      uint8_t *out) {
     for (int s = from; s < samples; s++) {
         int32_t sum = 0;
-        for (int k = 0; k < count; k++) sum += rows[k][s] * w[k];
+        for (int k = 0; k < count; k++)
+            sum += rows[k][s] * w[k];
         out[s] = clip8(sum);
     }
 }
@@ -261,7 +262,7 @@ AVX2 static void column_row_avx2(const uint8_t *const *rows, const int16_t *w, i
             low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), weights));
             high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), weights));
         }
-        if (k < count) {  // an odd tap alone: paired with a zero weight
+        if (k < count) { // an odd tap alone: paired with a zero weight
             __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + s)));
             const __m256i weights = _mm256_set1_epi32((int32_t)(uint16_t)w[k]);
             low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, a), weights));
@@ -297,7 +298,8 @@ int CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, 
     if (!rows) return -1;
     for (int i = 0; i < y->out_size; i++) {
         const uint8_t *base = source + source_stride * (size_t)(y->first[i] - first_row);
-        for (int k = 0; k < y->count[i]; k++) rows[k] = base + source_stride * (size_t)k;
+        for (int k = 0; k < y->count[i]; k++)
+            rows[k] = base + source_stride * (size_t)k;
         column_row(rows, y->weights + (size_t)i * y->taps, y->count[i], width * 3,
                    destination + destination_stride * (size_t)i);
     }
@@ -310,12 +312,12 @@ int CPixelKernels_resample_columns(const uint8_t *source, size_t source_stride, 
 struct CPixelKernels_stream {
     CPixelKernels_axis x, y;
     int in_width, out_width;
-    int vertical_first;  ///< reducing rows 2x or more: vertical pass first, as the whole-image resampler
+    int vertical_first; ///< reducing rows 2x or more: vertical pass first, as the whole-image resampler
     int first_row, end_row;
     int ring_rows;
     size_t ring_stride;
     uint8_t *ring;
-    uint8_t *scratch;  ///< vertical-first: the vertical pass's row, before the horizontal one
+    uint8_t *scratch; ///< vertical-first: the vertical pass's row, before the horizontal one
     const uint8_t **pointers;
     int next_in, next_out;
 };
@@ -411,7 +413,8 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
             if (orientation == 1 || orientation == 4) {
                 memcpy(out, in, (size_t)width * 3);
             } else {
-                for (int x = 0; x < out_width; x++) memcpy(out + 3 * x, in + 3 * (width - 1 - x), 3);
+                for (int x = 0; x < out_width; x++)
+                    memcpy(out + 3 * x, in + 3 * (width - 1 - x), 3);
             }
         }
         return;
@@ -429,10 +432,22 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
                 for (int x = x0; x < x1; x++) {
                     int sx, sy;
                     switch (orientation) {
-                    case 5: sx = y; sy = x; break;
-                    case 6: sx = y; sy = height - 1 - x; break;
-                    case 7: sx = width - 1 - y; sy = height - 1 - x; break;
-                    default: sx = width - 1 - y; sy = x; break;  // 8
+                    case 5:
+                        sx = y;
+                        sy = x;
+                        break;
+                    case 6:
+                        sx = y;
+                        sy = height - 1 - x;
+                        break;
+                    case 7:
+                        sx = width - 1 - y;
+                        sy = height - 1 - x;
+                        break;
+                    default:
+                        sx = width - 1 - y;
+                        sy = x;
+                        break; // 8
                     }
                     const uint8_t *in = source + source_stride * (size_t)sy + 3 * (size_t)sx;
                     out[3 * x] = in[0];
@@ -449,7 +464,7 @@ void CPixelKernels_orient(const uint8_t *source, size_t source_stride, int width
 /// One row of the colour effect in integers; the same source compiled per target (the
 /// compiler vectorises it for AVX2), and integer arithmetic makes every target's bytes equal.
 static inline __attribute__((always_inline)) void colour_row(uint8_t *row, int width, const int32_t m[9], int32_t lift,
-                                                              const int32_t *column_gain, int32_t row_gain) {
+                                                             const int32_t *column_gain, int32_t row_gain) {
     for (int x = 0; x < width; x++) {
         int32_t gain = (1 << GAIN_BITS) - column_gain[x] - row_gain;
         gain = gain < 0 ? 0 : gain;
@@ -466,13 +481,15 @@ static inline __attribute__((always_inline)) void colour_row(uint8_t *row, int w
 
 static void colour_baseline(uint8_t *pixels, size_t stride, int width, int rows, const int32_t m[9], int32_t lift,
                             const int32_t *column_gain, const int32_t *row_gain) {
-    for (int y = 0; y < rows; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
+    for (int y = 0; y < rows; y++)
+        colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
 }
 
 #if HAS_AVX2_TARGET
 AVX2 static void colour_avx2(uint8_t *pixels, size_t stride, int width, int rows, const int32_t m[9], int32_t lift,
                              const int32_t *column_gain, const int32_t *row_gain) {
-    for (int y = 0; y < rows; y++) colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
+    for (int y = 0; y < rows; y++)
+        colour_row(pixels + stride * (size_t)y, width, m, lift, column_gain, row_gain[y]);
 }
 #endif
 
@@ -517,7 +534,8 @@ CPixelKernels_colour_plan *CPixelKernels_colour_plan_make(int width, int height,
         plan->row_gain[y] = fixed(vignette * d * d * 0.5, GAIN_BITS);
     }
     // Each coefficient within +-2^20 / 2^14 = 64 (no effect comes near), so the sums fit int32.
-    for (int k = 0; k < 9; k++) plan->m[k] = fixed(matrix[k] * contrast, COLOUR_BITS);
+    for (int k = 0; k < 9; k++)
+        plan->m[k] = fixed(matrix[k] * contrast, COLOUR_BITS);
     plan->lift = fixed(lift, COLOUR_BITS);
     return plan;
 }
@@ -541,8 +559,8 @@ void CPixelKernels_colour_plan_free(CPixelKernels_colour_plan *plan) {
     free(plan);
 }
 
-int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9],
-                         double contrast, double lift, double vignette) {
+int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9], double contrast,
+                         double lift, double vignette) {
     CPixelKernels_colour_plan *plan = CPixelKernels_colour_plan_make(width, height, matrix, contrast, lift, vignette);
     if (!plan) return -1;
     CPixelKernels_colour_apply(plan, pixels, stride, 0, height);
@@ -553,7 +571,7 @@ int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, 
 // MARK: frame blend
 
 static inline __attribute__((always_inline)) void blend_row(uint8_t *out, const uint8_t *paint, const uint8_t *mask,
-                                                             int width) {
+                                                            int width) {
     for (int x = 0; x < width; x++) {
         const uint32_t a = mask[x];
         for (int band = 0; band < 3; band++) {

@@ -103,8 +103,8 @@ static unsigned char *straight_rgba(cairo_surface_t *surface, int width, int hei
 }
 
 /// Draws `layout` into a new straight-RGBA buffer; fills the result's surface fields.
-static int draw_layout(PangoLayout *layout, int wrap_width, const double rgb[3],
-                       CTextLayout_Result *result, char *error, size_t error_size) {
+static int draw_layout(PangoLayout *layout, int wrap_width, const double rgb[3], CTextLayout_Result *result,
+                       char *error, size_t error_size) {
     PangoRectangle ink, logical;
     pango_layout_get_pixel_extents(layout, &ink, &logical);
     if (wrap_width > 0) {
@@ -221,9 +221,8 @@ static int begin(const char *text, CTextLayout_Result *result, char *error, size
     return 0;
 }
 
-int CTextLayout_run(const char *text, const char *font, int dpi, int wrap_width, int align,
-                    const double rgb[3], int draw, CTextLayout_Result *result, char *error,
-                    size_t error_size) {
+int CTextLayout_run(const char *text, const char *font, int dpi, int wrap_width, int align, const double rgb[3],
+                    int draw, CTextLayout_Result *result, char *error, size_t error_size) {
     if (begin(text, result, error, error_size) != 0) return -1;
     PangoContext *context;
     PangoLayout *layout = make_layout(text, font, dpi, wrap_width, align, &context);
@@ -285,8 +284,8 @@ static void append_path(Operators *operators, cairo_t *cr) {
             append(operators, "%.2f %.2f l\n", data[1].point.x, data[1].point.y);
             break;
         case CAIRO_PATH_CURVE_TO:
-            append(operators, "%.2f %.2f %.2f %.2f %.2f %.2f c\n", data[1].point.x, data[1].point.y,
-                   data[2].point.x, data[2].point.y, data[3].point.x, data[3].point.y);
+            append(operators, "%.2f %.2f %.2f %.2f %.2f %.2f c\n", data[1].point.x, data[1].point.y, data[2].point.x,
+                   data[2].point.y, data[3].point.x, data[3].point.y);
             break;
         case CAIRO_PATH_CLOSE_PATH:
             append(operators, "h\n");
@@ -308,11 +307,10 @@ static int is_colour_font(PangoFont *font) {
 }
 
 /// Draws one run of colour glyphs, whose baseline origin is at (`x`, `y`), into a new image.
-static int draw_colour_run(PangoFont *font, PangoGlyphString *glyphs, double x, double y,
-                           CTextLayout_Image *image) {
+static int draw_colour_run(PangoFont *font, PangoGlyphString *glyphs, double x, double y, CTextLayout_Image *image) {
     PangoRectangle ink;
     pango_glyph_string_extents(glyphs, font, &ink, NULL);
-    pango_extents_to_pixels(&ink, NULL);  // inclusive: the whole ink in whole pixels
+    pango_extents_to_pixels(&ink, NULL); // inclusive: the whole ink in whole pixels
     int width = ink.width > 0 ? ink.width : 1, height = ink.height > 0 ? ink.height : 1;
     cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
@@ -401,7 +399,8 @@ int CTextLayout_outline(const char *text, const char *font, int dpi, int wrap_wi
 void CTextLayout_free_outline(CTextLayout_Outline *outline) {
     free(outline->path);
     outline->path = NULL;
-    for (int index = 0; index < outline->image_count; index++) free(outline->images[index].pixels);
+    for (int index = 0; index < outline->image_count; index++)
+        free(outline->images[index].pixels);
     free(outline->images);
     outline->images = NULL;
     outline->image_count = 0;

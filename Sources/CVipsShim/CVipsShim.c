@@ -14,16 +14,15 @@ int CVipsShim_is_loaded(void) { return CLazyLibraries_is_loaded(CLazyLibraries_l
 _Static_assert(VIPS_MAJOR_VERSION == 8 && VIPS_MINOR_VERSION >= 14,
                "cardrender needs libvips 8.14 or later in the 8.x series");
 
-VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
-                                           VipsAccess access, VipsFailOn fail_on) {
-    return LIBVIPS(vips_image_new_from_source)(source, options, "access", access, "fail_on", fail_on,
-                                      NULL);
+VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options, VipsAccess access,
+                                           VipsFailOn fail_on) {
+    return LIBVIPS(vips_image_new_from_source)(source, options, "access", access, "fail_on", fail_on, NULL);
 }
 
-int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                               VipsSize size, const char *option_string) {
-    return LIBVIPS(vips_thumbnail_source)(source, out, width, "height", height, "size", size,
-                                 "option_string", option_string, NULL);
+int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, VipsSize size,
+                               const char *option_string) {
+    return LIBVIPS(vips_thumbnail_source)(source, out, width, "height", height, "size", size, "option_string",
+                                          option_string, NULL);
 }
 
 int CVipsShim_copy(VipsImage *in, VipsImage **out) { return LIBVIPS(vips_copy)(in, out, NULL); }
@@ -34,10 +33,10 @@ int CVipsShim_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation spa
     return LIBVIPS(vips_colourspace)(in, out, space, NULL);
 }
 
-int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile,
-                            const char *input_profile, VipsIntent intent) {
-    return LIBVIPS(vips_icc_transform)(in, out, output_profile, "input_profile", input_profile,
-                              "intent", intent, "embedded", TRUE, NULL);
+int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile, const char *input_profile,
+                            VipsIntent intent) {
+    return LIBVIPS(vips_icc_transform)(in, out, output_profile, "input_profile", input_profile, "intent", intent,
+                                       "embedded", TRUE, NULL);
 }
 
 int CVipsShim_cast(VipsImage *in, VipsImage **out, VipsBandFormat format) {
@@ -71,50 +70,43 @@ int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
     return LIBVIPS(vips_extract_band)(in, out, band, "n", n, NULL);
 }
 
-int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
-                              gboolean interlace, VipsForeignSubsample subsample,
-                              gboolean optimize_coding, gboolean strip) {
-    return LIBVIPS(vips_jpegsave_buffer)(in, buf, len, "Q", quality, "interlace", interlace,
-                                "subsample_mode", subsample, "optimize_coding",
-                                optimize_coding, "strip", strip, NULL);
+int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, gboolean interlace,
+                              VipsForeignSubsample subsample, gboolean optimize_coding, gboolean strip) {
+    return LIBVIPS(vips_jpegsave_buffer)(in, buf, len, "Q", quality, "interlace", interlace, "subsample_mode",
+                                         subsample, "optimize_coding", optimize_coding, "strip", strip, NULL);
 }
 
-int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
-                             gboolean palette, int quality, gboolean strip) {
+int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression, gboolean palette, int quality,
+                             gboolean strip) {
     VipsForeignPngFilter filter = palette ? VIPS_FOREIGN_PNG_FILTER_NONE : VIPS_FOREIGN_PNG_FILTER_PAETH;
-    return LIBVIPS(vips_pngsave_buffer)(in, buf, len, "compression", compression, "palette", palette,
-                               "Q", quality, "filter", filter, "strip", strip, NULL);
+    return LIBVIPS(vips_pngsave_buffer)(in, buf, len, "compression", compression, "palette", palette, "Q", quality,
+                                        "filter", filter, "strip", strip, NULL);
 }
 
-int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
-                              gboolean lossless, int effort, gboolean strip) {
-    return LIBVIPS(vips_webpsave_buffer)(in, buf, len, "Q", quality, "lossless", lossless, "effort",
-                                effort, "strip", strip, NULL);
+int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, gboolean lossless, int effort,
+                              gboolean strip) {
+    return LIBVIPS(vips_webpsave_buffer)(in, buf, len, "Q", quality, "lossless", lossless, "effort", effort, "strip",
+                                         strip, NULL);
 }
 
-int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
-                              int effort, gboolean strip) {
-    return LIBVIPS(vips_heifsave_buffer)(in, buf, len, "Q", quality, "compression",
-                                VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, "strip",
-                                strip, NULL);
+int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int effort, gboolean strip) {
+    return LIBVIPS(vips_heifsave_buffer)(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1,
+                                         "effort", effort, "strip", strip, NULL);
 }
 
-int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width,
-                           int height) {
+int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
     return LIBVIPS(vips_extract_area)(in, out, left, top, width, height, NULL);
 }
 
-int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height,
-                    VipsExtend extend, const double *background, int n) {
+int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, VipsExtend extend,
+                    const double *background, int n) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
-    int result = LIBVIPS(vips_embed)(in, out, x, y, width, height, "extend", extend, "background",
-                            array, NULL);
+    int result = LIBVIPS(vips_embed)(in, out, x, y, width, height, "extend", extend, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
 }
 
-int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
-                     int n) {
+int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background, int n) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
     int result = LIBVIPS(vips_rotate)(in, out, angle, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
@@ -124,30 +116,28 @@ int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double 
 int CVipsShim_affine_bicubic(VipsImage *in, VipsImage **out, double a, double d, double idx, double idy) {
     VipsInterpolate *bicubic = vips_interpolate_new("bicubic");
     if (!bicubic) return -1;
-    int result = LIBVIPS(vips_affine)(in, out, a, 0.0, 0.0, d, "interpolate", bicubic, "extend", VIPS_EXTEND_COPY, "idx", idx,
-                             "idy", idy, NULL);
+    int result = LIBVIPS(vips_affine)(in, out, a, 0.0, 0.0, d, "interpolate", bicubic, "extend", VIPS_EXTEND_COPY,
+                                      "idx", idx, "idy", idy, NULL);
     g_object_unref(bicubic);
     return result;
 }
 
-int CVipsShim_affine_area(VipsImage *in, VipsImage **out, const double *matrix, double idx, double idy,
-                          double odx, double ody, const int *area, int bicubic,
-                          const double *background, int n) {
+int CVipsShim_affine_area(VipsImage *in, VipsImage **out, const double *matrix, double idx, double idy, double odx,
+                          double ody, const int *area, int bicubic, const double *background, int n) {
     VipsInterpolate *interpolate = vips_interpolate_new(bicubic ? "bicubic" : "bilinear");
     if (!interpolate) return -1;
     VipsArrayInt *oarea = vips_array_int_new(area, 4);
     int result;
     if (background) {
         VipsArrayDouble *array = vips_array_double_new(background, n);
-        result = LIBVIPS(vips_affine)(in, out, matrix[0], matrix[1], matrix[2], matrix[3], "interpolate",
-                                      interpolate, "oarea", oarea, "idx", idx, "idy", idy, "odx", odx,
-                                      "ody", ody, "extend", VIPS_EXTEND_BACKGROUND, "background", array,
-                                      NULL);
+        result = LIBVIPS(vips_affine)(in, out, matrix[0], matrix[1], matrix[2], matrix[3], "interpolate", interpolate,
+                                      "oarea", oarea, "idx", idx, "idy", idy, "odx", odx, "ody", ody, "extend",
+                                      VIPS_EXTEND_BACKGROUND, "background", array, NULL);
         vips_area_unref(VIPS_AREA(array));
     } else {
-        result = LIBVIPS(vips_affine)(in, out, matrix[0], matrix[1], matrix[2], matrix[3], "interpolate",
-                                      interpolate, "oarea", oarea, "idx", idx, "idy", idy, "odx", odx,
-                                      "ody", ody, "extend", VIPS_EXTEND_COPY, NULL);
+        result = LIBVIPS(vips_affine)(in, out, matrix[0], matrix[1], matrix[2], matrix[3], "interpolate", interpolate,
+                                      "oarea", oarea, "idx", idx, "idy", idy, "odx", odx, "ody", ody, "extend",
+                                      VIPS_EXTEND_COPY, NULL);
     }
     vips_area_unref(VIPS_AREA(oarea));
     g_object_unref(interpolate);
@@ -160,8 +150,7 @@ int CVipsShim_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshr
 
 int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle) { return LIBVIPS(vips_rot)(in, out, angle, NULL); }
 
-int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
-                     int columns) {
+int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int columns) {
     VipsImage *m = vips_image_new_matrix_from_array(columns, rows, matrix, rows * columns);
     if (!m) return -1;
     int result = LIBVIPS(vips_recomb)(in, out, m, NULL);
@@ -169,14 +158,11 @@ int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int r
     return result;
 }
 
-int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n,
-                     gboolean uchar) {
+int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n, gboolean uchar) {
     return LIBVIPS(vips_linear)(in, out, a, b, n, "uchar", uchar, NULL);
 }
 
-int CVipsShim_xyz(VipsImage **out, int width, int height) {
-    return LIBVIPS(vips_xyz)(out, width, height, NULL);
-}
+int CVipsShim_xyz(VipsImage **out, int width, int height) { return LIBVIPS(vips_xyz)(out, width, height, NULL); }
 
 int CVipsShim_multiply(VipsImage *left, VipsImage *right, VipsImage **out) {
     return LIBVIPS(vips_multiply)(left, right, out, NULL);
@@ -193,8 +179,8 @@ int CVipsShim_svgload_buffer(void *buf, size_t len, VipsImage **out, double scal
 }
 
 int CVipsShim_tiffsave_buffer(VipsImage *in, void **buf, size_t *len, gboolean strip) {
-    return LIBVIPS(vips_tiffsave_buffer)(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
-                                "resunit", VIPS_FOREIGN_TIFF_RESUNIT_INCH, "strip", strip, NULL);
+    return LIBVIPS(vips_tiffsave_buffer)(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, "resunit",
+                                         VIPS_FOREIGN_TIFF_RESUNIT_INCH, "strip", strip, NULL);
 }
 
 int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, VipsImage **out) {
@@ -205,17 +191,16 @@ int CVipsShim_black(VipsImage **out, int width, int height, int bands) {
     return LIBVIPS(vips_black)(out, width, height, "bands", bands, NULL);
 }
 
-int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top,
-                        int width, int height) {
+int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top, int width, int height) {
     // vips_draw_rect only reads `ink`; its prototype lacks the const.
     return LIBVIPS(vips_draw_rect)(image, (double *)ink, n, left, top, width, height, "fill", TRUE, NULL);
 }
 
-int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height,
-                        const double *background, int n, double threshold) {
+int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height, const double *background, int n,
+                        double threshold) {
     VipsArrayDouble *array = vips_array_double_new(background, n);
-    int result = LIBVIPS(vips_find_trim)(in, left, top, width, height, "background", array, "threshold",
-                                threshold, NULL);
+    int result =
+        LIBVIPS(vips_find_trim)(in, left, top, width, height, "background", array, "threshold", threshold, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
 }

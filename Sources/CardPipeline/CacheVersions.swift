@@ -4,11 +4,13 @@ import VipsKit
 /// The versions that every cache key includes: bytes made by one cardrender or libvips
 /// version, or one executor revision, are never served for another.
 public enum CacheVersions {
-    /// `cardrender <version> libvips <version> executors fast <n> general <n>`.
+    /// `cardrender <version> libvips <version> executors fast <n> general <n> native ...`:
+    /// the native libraries' versions too (`NativeLibraries`).
     ///
     /// The libvips version is the one cardrender was built against (`Vips.compiledVersion`):
     /// reading the loaded library's would open libvips in processes that never use it.
     public static var current: String {
-        "cardrender \(CardRenderVersion.string) libvips \(Vips.compiledVersion) executors \(ExecutorRevision.description)"
+        "cardrender \(CardRenderVersion.string) libvips \(Vips.compiledVersion) executors \(ExecutorRevision.description) "
+            + "native \(NativeLibraries.compiledVersions)"
     }
 }

@@ -13,8 +13,10 @@ struct CardRecipe: Encodable {
     var frame: FrameDesign?
     var frameArtDigest: String?
     var settings: CardRenderer.Settings
+    /// The font files a back may be drawn with (`MessageFonts`), for a card that has one.
+    var fonts: String?
 
-    /// - Throws: `CacheError` when the frame art cannot be read.
+    /// - Throws: `CacheError` when the frame art or a message font cannot be read.
     init(spec: CardSpec, renderer: CardRenderer, memo: DigestMemo) throws {
         var spec = spec
         spec.photo = nil
@@ -25,5 +27,6 @@ struct CardRecipe: Encodable {
             try memo.digest(ofFile: renderer.catalogue!.artFile(of: design))
         }
         settings = renderer.settings
+        fonts = spec.message != nil || !spec.recipients.isEmpty ? try MessageFonts.fingerprint(memo: memo) : nil
     }
 }

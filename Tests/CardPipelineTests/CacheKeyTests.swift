@@ -71,6 +71,28 @@ import VipsKit
         ("recipients count", { $0.recipients.append(recipient) }),
     ]
 
+    /// The key names every native library that makes the bytes (by the headers built
+    /// against) and, for a card with a back, the font files it may be drawn with.
+    @Test func theKeyNamesTheNativeLibrariesAndTheFonts() throws {
+        for library in [
+            "libjpeg-turbo", "libpng", "zlib", "lcms2", "libheif", "pango", "cairo", "harfbuzz", "fontconfig",
+            "librsvg",
+            "libqpdf",
+        ] {
+            #expect(CacheVersions.current.contains(" \(library) "), "\(library) in \(CacheVersions.current)")
+        }
+        let back = try CardRecipe(spec: Self.base, renderer: renderer, memo: memo)
+        let fonts = try #require(back.fonts)
+        for font in CardMessage.Font.allCases {
+            #expect(fonts.contains("\(font.rawValue) \(try memo.digest(ofFile: font.file))"))
+        }
+        #expect(fonts.contains("installed \(MessageFonts.installed)") && MessageFonts.installed.count == 64)
+        var front = Self.base
+        front.message = nil
+        front.recipients = []
+        #expect(try CardRecipe(spec: front, renderer: renderer, memo: memo).fonts == nil)
+    }
+
     @Test func everyFieldOfTheSpecChangesTheKey() throws {
         // The fields covered here are all the fields there are.
         #expect(

@@ -20,8 +20,7 @@ typedef struct CColourTransform CColourTransform;
 /// profile) to lcms2's sRGB, relative colorimetric without black point compensation (what
 /// libvips's `icc_transform` does). Returns NULL when lcms2 cannot read the profile or it is
 /// not an RGB profile, with the reason in `message` (`message_size` bytes).
-CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size, char *message,
-                                                size_t message_size);
+CColourTransform *CColourTransform_make_to_srgb(const uint8_t *icc, size_t size, char *message, size_t message_size);
 
 /// Makes the transform from sRGB to the CMYK output profile `icc` (`size` bytes: a press
 /// condition such as FOGRA39), relative colorimetric with black point compensation (what a
@@ -40,8 +39,7 @@ void CColourTransform_apply_cmyk(const CColourTransform *transform, const uint8_
                                  size_t pixels);
 
 /// Converts `pixels` 8-bit RGB pixels from `input` to `output` (they may be the same).
-void CColourTransform_apply(const CColourTransform *transform, const uint8_t *input, uint8_t *output,
-                            size_t pixels);
+void CColourTransform_apply(const CColourTransform *transform, const uint8_t *input, uint8_t *output, size_t pixels);
 
 /// Whether the transform runs on its own matrix-shaper tables (both profiles matrix-shaper,
 /// as Display P3 and sRGB are) rather than through lcms2's per-pixel pipeline.

@@ -15,11 +15,11 @@
 
 /// What an HEIF file's primary image is, read without decoding any pixel.
 typedef struct {
-    int width;          ///< upright width (libheif's, after its rotation)
-    int height;         ///< upright height
-    int bits;           ///< luma bits per pixel (8 for an iPhone's photo)
-    int has_alpha;      ///< 1 when it has an alpha channel
-    int has_icc;        ///< 1 when it carries an ICC profile (`prof` or `rICC`)
+    int width;     ///< upright width (libheif's, after its rotation)
+    int height;    ///< upright height
+    int bits;      ///< luma bits per pixel (8 for an iPhone's photo)
+    int has_alpha; ///< 1 when it has an alpha channel
+    int has_icc;   ///< 1 when it carries an ICC profile (`prof` or `rICC`)
 } CHEIFBridge_info;
 
 /// Whether libheif could be opened (0), or -1 with the loader's message in `message`.
@@ -27,8 +27,7 @@ int CHEIFBridge_available(char *message, size_t message_size);
 
 /// Reads the primary image's header of `size` bytes at `data`.
 /// Returns 0, or -1 with libheif's message in `message` (`message_size` bytes).
-int CHEIFBridge_read_info(const uint8_t *data, size_t size, CHEIFBridge_info *info, char *message,
-                          size_t message_size);
+int CHEIFBridge_read_info(const uint8_t *data, size_t size, CHEIFBridge_info *info, char *message, size_t message_size);
 
 /// The primary image's ICC profile, malloc'd into `*icc` (free it with free()), `*icc_size`
 /// long; `*icc` NULL when there is none. Returns 0, or -1 with libheif's message.

@@ -14,21 +14,20 @@
 
 /// What a JPEG's header says, read without decoding any pixel.
 typedef struct {
-    int width;          ///< stored width
-    int height;         ///< stored height
-    int components;     ///< 1 (grey), 3 (YCbCr or RGB) or 4 (CMYK, YCCK)
-    int color_space;    ///< libjpeg's J_COLOR_SPACE of the file
-    int orientation;    ///< EXIF orientation 1...8 (1 when absent or unreadable)
-    int progressive;    ///< 1 for progressive (multi-scan) files
-    int has_icc;        ///< 1 when an ICC profile is embedded
-    int icc_is_srgb;    ///< 1 when that profile describes itself as sRGB
-    int icc_is_rgb;     ///< 1 when that profile's colour space is RGB (header bytes 16-19)
+    int width;       ///< stored width
+    int height;      ///< stored height
+    int components;  ///< 1 (grey), 3 (YCbCr or RGB) or 4 (CMYK, YCCK)
+    int color_space; ///< libjpeg's J_COLOR_SPACE of the file
+    int orientation; ///< EXIF orientation 1...8 (1 when absent or unreadable)
+    int progressive; ///< 1 for progressive (multi-scan) files
+    int has_icc;     ///< 1 when an ICC profile is embedded
+    int icc_is_srgb; ///< 1 when that profile describes itself as sRGB
+    int icc_is_rgb;  ///< 1 when that profile's colour space is RGB (header bytes 16-19)
 } CJPEGBridge_info;
 
 /// Reads the header (markers included) of `size` bytes at `data`.
 /// Returns 0, or -1 with libjpeg's message in `message` (`message_size` bytes).
-int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message,
-                          size_t message_size);
+int CJPEGBridge_read_info(const uint8_t *data, size_t size, CJPEGBridge_info *info, char *message, size_t message_size);
 
 /// The embedded ICC profile (APP2 chunks joined) of `size` bytes at `data`, malloc'd into
 /// `*icc` (free it with free()), `*icc_size` long; `*icc` NULL when there is none.
@@ -46,9 +45,9 @@ int CJPEGBridge_read_icc(const uint8_t *data, size_t size, uint8_t **icc, unsign
 /// is found, as a full decode would. `strict` 0: warnings are counted in `*warnings` and
 /// the first one's text is left in `message`.
 /// Returns 0, or -1 with libjpeg's message.
-int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row,
-                           int row_count, uint8_t **pixels, int *width, int *height, int *warnings,
-                           char *message, size_t message_size);
+int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, int strict, int first_row, int row_count,
+                           uint8_t **pixels, int *width, int *height, int *warnings, char *message,
+                           size_t message_size);
 
 /// Encodes 8-bit RGB (`stride` bytes a row) as a baseline JPEG at `quality`, chroma 4:4:4
 /// when `full_chroma` else 4:2:0, optimised Huffman tables when `optimize`, with a JFIF
@@ -57,18 +56,19 @@ int CJPEGBridge_decode_rgb(const uint8_t *data, size_t size, int scale_denom, in
 /// Returns 0, or -1 with libjpeg's message.
 /// `limit` bounds the output in bytes (0: none): an encode that would pass it fails with an
 /// error, after its buffer has grown (what the tests use to reach that error path).
-int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality,
-                           int full_chroma, int optimize, int dpi, size_t limit, uint8_t **output,
-                           size_t *output_size, char *message, size_t message_size);
+int CJPEGBridge_encode_rgb(const uint8_t *pixels, int width, int height, size_t stride, int quality, int full_chroma,
+                           int optimize, int dpi, size_t limit, uint8_t **output, size_t *output_size, char *message,
+                           size_t message_size);
 
 /// Encodes `width` x `height` CMYK pixels (4 bytes each, rows packed; 0 is no ink, 255 full
 /// ink) as a baseline JPEG at full resolution in every plane, stored the way Adobe's
 /// programs store CMYK (inverted: 255 no ink, with the Adobe marker), so a PDF places it
 /// with `/Decode [1 0 1 0 1 0 1 0]`. No density is written (it lives in the JFIF header,
 /// which a CMYK JPEG has not; a PDF places the image by its own matrix). Standard Huffman
-/// tables, as the RGB print (optimised ones cost 2 to 3 times the encode time). Returns 0, or -1 with libjpeg's message.
-int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int quality,
-                            uint8_t **output, size_t *output_size, char *message, size_t message_size);
+/// tables, as the RGB print (optimised ones cost 2 to 3 times the encode time). Returns 0, or -1 with libjpeg's
+/// message.
+int CJPEGBridge_encode_cmyk(const uint8_t *pixels, int width, int height, int quality, uint8_t **output,
+                            size_t *output_size, char *message, size_t message_size);
 
 /// Decodes a 4-component (CMYK or YCCK) JPEG to its CMYK samples as stored, 4 bytes a
 /// pixel, no inversion (a PDF's `/Decode` says how to read them; Adobe's programs store
@@ -88,8 +88,8 @@ typedef struct CJPEGBridge_decoder CJPEGBridge_decoder;
 /// 1/`scale_denom`, `strict` as for `CJPEGBridge_decode_rgb`. Sets the scaled size.
 /// Returns the decoder (close it even when `*failed`), or NULL when out of memory; `*failed`
 /// is 1 when libjpeg refused the data (the message says why).
-CJPEGBridge_decoder *CJPEGBridge_decoder_open(const uint8_t *data, size_t size, int scale_denom, int strict,
-                                              int *width, int *height, int *failed);
+CJPEGBridge_decoder *CJPEGBridge_decoder_open(const uint8_t *data, size_t size, int scale_denom, int strict, int *width,
+                                              int *height, int *failed);
 
 /// Reads the next `count` rows into `rows` (`stride` bytes apart). Returns the rows read
 /// (fewer at the end of the image), or -1.

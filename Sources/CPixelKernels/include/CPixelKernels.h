@@ -24,8 +24,8 @@
 
 /// The dispatch targets.
 typedef enum {
-    CPixelKernels_baseline = 0,  ///< x86-64 baseline (SSE2), or the portable C elsewhere
-    CPixelKernels_avx2 = 1,      ///< AVX2
+    CPixelKernels_baseline = 0, ///< x86-64 baseline (SSE2), or the portable C elsewhere
+    CPixelKernels_avx2 = 1,     ///< AVX2
 } CPixelKernels_target;
 
 /// The target the kernels run on now: the CPU's best, or the baseline when the process
@@ -114,8 +114,8 @@ void CPixelKernels_colour_plan_free(CPixelKernels_colour_plan *plan);
 /// `matrix` is 3 x 3, row by row. Integer arithmetic: M x contrast and lift in 14-bit
 /// fixed point, the vignette factor in 15-bit, from tables made once per call.
 /// Returns 0, or -1 when out of memory for the tables (nothing changed).
-int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9],
-                         double contrast, double lift, double vignette);
+int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, const double matrix[9], double contrast,
+                         double lift, double vignette);
 
 /// In place: card = colour x a + card x (1 - a), a = alpha / 255, rounded.
 void CPixelKernels_blend(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,

@@ -52,9 +52,8 @@ int CTextLayout_load(const char **error);
 /// right; mirrored for right-to-left paragraphs, as Pango does), paragraph directions
 /// found from the text. With `draw`, renders it in `rgb` (0-255; colour glyphs such as
 /// emoji keep their own colours). Returns 0, or -1 with a sentence in `error`.
-int CTextLayout_run(const char *text, const char *font, int dpi, int wrap_width, int align,
-                    const double rgb[3], int draw, CTextLayout_Result *result, char *error,
-                    size_t error_size);
+int CTextLayout_run(const char *text, const char *font, int dpi, int wrap_width, int align, const double rgb[3],
+                    int draw, CTextLayout_Result *result, char *error, size_t error_size);
 
 /// A run of colour glyphs (emoji) drawn as an image, where no outline exists.
 typedef struct CTextLayout_Image {

@@ -5,12 +5,11 @@
 // variadic functions. Each wrapper here calls one libvips operation with a fixed set of
 // arguments. Besides the call, a wrapper only packages arguments: a C array of doubles
 // becomes the `VipsArrayDouble` or matrix image the operation takes, an interpolator's name
-// the `VipsInterpolate` (each made before the call and released after it). Where a wrapper fixes an option, its comment says so (TIFF:
-// deflate, resolution in inches). Functions are named `CVipsShim_<libvips nickname>`,
-// with a suffix where one operation is wrapped in a fixed form (`copy_resolution`,
-// `ifthenelse_blend`); each returns what libvips returns (0 or a pointer on success, -1
-// or NULL with the error buffer set), and Swift turns failure into a `VipsError` tagged
-// with the operation and the file (VipsKit's `vipsCall` and `takeVipsError`).
+// the `VipsInterpolate` (each made before the call and released after it). Where a wrapper fixes an option, its comment
+// says so (TIFF: deflate, resolution in inches). Functions are named `CVipsShim_<libvips nickname>`, with a suffix
+// where one operation is wrapped in a fixed form (`copy_resolution`, `ifthenelse_blend`); each returns what libvips
+// returns (0 or a pointer on success, -1 or NULL with the error buffer set), and Swift turns failure into a `VipsError`
+// tagged with the operation and the file (VipsKit's `vipsCall` and `takeVipsError`).
 #ifndef CVIPSSHIM_H
 #define CVIPSSHIM_H
 
@@ -25,14 +24,14 @@ int CVipsShim_load(const char **error);
 int CVipsShim_is_loaded(void);
 
 /// vips_image_new_from_source with `access` and `fail_on` (NULL on failure).
-VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options,
-                                           VipsAccess access, VipsFailOn fail_on);
+VipsImage *CVipsShim_image_new_from_source(VipsSource *source, const char *options, VipsAccess access,
+                                           VipsFailOn fail_on);
 
 /// vips_thumbnail_source to width x height under `size`, EXIF auto-rotate. Load options
 /// (e.g. "[fail_on=warning]") go in `option_string`: libvips 8.14's thumbnail_source
 /// does not pass its own `fail_on` argument on to the loader.
-int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                               VipsSize size, const char *option_string);
+int CVipsShim_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, VipsSize size,
+                               const char *option_string);
 
 /// vips_copy: a new image header over the same pixels (metadata may then be edited).
 int CVipsShim_copy(VipsImage *in, VipsImage **out);
@@ -45,8 +44,8 @@ int CVipsShim_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation spa
 
 /// vips_icc_transform to a named or file profile; the embedded profile is used when
 /// present, `input_profile` otherwise.
-int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile,
-                            const char *input_profile, VipsIntent intent);
+int CVipsShim_icc_transform(VipsImage *in, VipsImage **out, const char *output_profile, const char *input_profile,
+                            VipsIntent intent);
 
 /// vips_cast to `format`.
 int CVipsShim_cast(VipsImage *in, VipsImage **out, VipsBandFormat format);
@@ -73,9 +72,8 @@ int CVipsShim_resize(VipsImage *in, VipsImage **out, double scale, double vscale
 /// (odx, ody), pixel centres at whole coordinates), computing only the output box `area`
 /// (left, top, width, height); bicubic (else bilinear) interpolation; outside the input, the
 /// `n` values of `background`, or the nearest edge pixel when `background` is NULL.
-int CVipsShim_affine_area(VipsImage *in, VipsImage **out, const double *matrix, double idx, double idy,
-                          double odx, double ody, const int *area, int bicubic,
-                          const double *background, int n);
+int CVipsShim_affine_area(VipsImage *in, VipsImage **out, const double *matrix, double idx, double idy, double odx,
+                          double ody, const int *area, int bicubic, const double *background, int n);
 
 /// vips_affine scaling by `a` across and `d` down, input displaced by `idx`, `idy`, with the
 /// bicubic interpolator and edges extended by copying (fixed: bicubic, extend=copy).
@@ -88,45 +86,39 @@ int CVipsShim_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshr
 int CVipsShim_extract_band(VipsImage *in, VipsImage **out, int band, int n);
 
 /// vips_jpegsave_buffer.
-int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
-                              gboolean interlace, VipsForeignSubsample subsample,
-                              gboolean optimize_coding, gboolean strip);
+int CVipsShim_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, gboolean interlace,
+                              VipsForeignSubsample subsample, gboolean optimize_coding, gboolean strip);
 
 /// vips_pngsave_buffer; the Paeth row filter unless `palette` (the filter the fast path's
 /// libpng encoder uses too).
-int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression,
-                             gboolean palette, int quality, gboolean strip);
+int CVipsShim_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression, gboolean palette, int quality,
+                             gboolean strip);
 
 /// vips_webpsave_buffer.
-int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
-                              gboolean lossless, int effort, gboolean strip);
+int CVipsShim_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, gboolean lossless, int effort,
+                              gboolean strip);
 
 /// vips_heifsave_buffer with AV1 compression (AVIF).
-int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
-                              int effort, gboolean strip);
+int CVipsShim_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int effort, gboolean strip);
 
 /// vips_extract_area.
-int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width,
-                           int height);
+int CVipsShim_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
 
 /// vips_embed with `extend` and a background of `n` values.
-int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height,
-                    VipsExtend extend, const double *background, int n);
+int CVipsShim_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, VipsExtend extend,
+                    const double *background, int n);
 
 /// vips_rotate by any angle (degrees, clockwise), new pixels from `background`.
-int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background,
-                     int n);
+int CVipsShim_rotate(VipsImage *in, VipsImage **out, double angle, const double *background, int n);
 
 /// vips_rot: an exact quarter, half or three-quarter turn (`angle` a VipsAngle).
 int CVipsShim_rot(VipsImage *in, VipsImage **out, VipsAngle angle);
 
 /// vips_recomb with a `rows` x `columns` matrix given row by row.
-int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows,
-                     int columns);
+int CVipsShim_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int columns);
 
 /// vips_linear: out = a * in + b per band (`n` values each); uchar output when asked.
-int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n,
-                     gboolean uchar);
+int CVipsShim_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n, gboolean uchar);
 
 /// vips_xyz: a two-band image whose pixels hold their own coordinates.
 int CVipsShim_xyz(VipsImage **out, int width, int height);
@@ -153,12 +145,11 @@ int CVipsShim_ifthenelse_blend(VipsImage *cond, VipsImage *in1, VipsImage *in2, 
 int CVipsShim_black(VipsImage **out, int width, int height, int bands);
 
 /// vips_draw_rect filled with `ink` (`n` values): draws into `image` in place.
-int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top,
-                        int width, int height);
+int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, int top, int width, int height);
 
 /// vips_find_trim: the bounding box of pixels differing from `background` by more than
 /// `threshold`.
-int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height,
-                        const double *background, int n, double threshold);
+int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height, const double *background, int n,
+                        double threshold);
 
 #endif
