@@ -3,7 +3,7 @@
 # missing, builds cardrender in release mode and sets up a scratch directory.
 # Sets: ours (the binary; $CARDRENDER_BIN when set), corpus (../shared/corpus), work (removed on exit), peers_dir,
 # pillow_simd (the Python of a venv with Pillow-SIMD built for AVX2, under .build/peers).
-source scripts/setup.sh
+source scripts/setup-tests.sh
 peer_packages=(hyperfine imagemagick graphicsmagick php-cli php-gd libjpeg-turbo-progs time libvips-tools)
 missing=()
 for package in "${peer_packages[@]}"; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale-out numbers on one machine, with a real S3 server (SeaweedFS from scripts/setup.sh)
+# Scale-out numbers on one machine, with a real S3 server (SeaweedFS from scripts/setup-tests.sh)
 # on 127.0.0.1:
 #  1. cards/s of one batch as 1 process (--jobs 2) and as 2 shards at once (--jobs 1 each),
 #     with no cache and with the shared S3 cache (every card a miss, written to the bucket);

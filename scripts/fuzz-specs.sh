@@ -7,7 +7,7 @@
 # Usage: bash scripts/fuzz-specs.sh [N] [SEED]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+source scripts/setup-tests.sh
 count=${1:-10000}
 seed=${2:-1}
 swift build --build-tests

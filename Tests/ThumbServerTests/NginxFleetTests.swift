@@ -14,7 +14,7 @@ import Testing
 /// batch rendered served without a render. Everything on 127.0.0.1, stopped by pid.
 @Suite(
     .serialized, .libvips, .enabled(if: SeaweedServer.binary != nil, SeaweedServer.missing),
-    .enabled(if: Nginx.binary != nil, "nginx is not installed: run `bash scripts/setup.sh`"))
+    .enabled(if: Nginx.binary != nil, "nginx is not installed: run `bash scripts/setup-tests.sh`"))
 struct NginxFleetTests {
     /// The shipped configuration with the instances' and the edge's ports and the cache
     /// path replaced; each replaced text must be there exactly once, so the file cannot

