@@ -41,10 +41,12 @@ struct CardPlan {
     let art: FrameOverlay?
     /// The print's dots per inch.
     let dpi: Int
+    /// The three files: sizes and encodings.
+    let outputs: CardOutputs
     /// The print's size (the card, bleed included), the sample's and the small image's.
-    let printSize: Size
-    let sampleSize: Size
-    let smallSize: Size
+    var printSize: Size { outputs.printSize }
+    var sampleSize: Size { outputs.sampleSize }
+    var smallSize: Size { outputs.smallSize }
     /// Who runs it.
     let executor: Executor
     /// The fast executor's DCT scale: the photo is decoded at 1/`dctShrink` (the smallest
@@ -88,13 +90,7 @@ struct CardPlan {
         background = spec.background
         self.art = try art(layout)
         dpi = spec.format.dpi
-        printSize = layout.card
-        let sampleScale = Double(settings.sampleLongSide) / Double(max(printSize.width, printSize.height))
-        sampleSize = Size(
-            width: Self.scaled(printSize.width, sampleScale), height: Self.scaled(printSize.height, sampleScale))
-        let small = Thumbnailer.outputSize(
-            sourceWidth: printSize.width, sourceHeight: printSize.height, width: settings.smallWidth, enlarge: false)
-        smallSize = Size(width: small.width, height: small.height)
+        outputs = CardOutputs(printSize: layout.card, settings: settings)
         var rotation = 0.0
         if case .transform(_, let degrees, _, _) = layout.placement { rotation = degrees }
         executor = Executor.choose(

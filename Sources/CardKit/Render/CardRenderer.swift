@@ -7,17 +7,21 @@ import VipsKit
     import Foundation
 #endif
 
-/// Renders the photo side of a card: placement, effect, frame, print file, sample, small image.
+/// Renders a card: the photo side (placement, effect, frame, print file, sample, small image)
+/// and a back per recipient.
 ///
-/// The pixels go, in this order (one lazy libvips pipeline, run once at encode):
-/// 1. header checked against the decode policy (format, pixel and byte limits);
-/// 2. photo decoded already scaled for the window (shrink-on-load when it shrinks; a
-///    plain resize of the needed region when it grows), auto-oriented, made sRGB;
-/// 3. placed: cropped, or scaled, rotated and moved, onto the window's background;
-/// 4. colour effect on the photo window;
-/// 5. window embedded in the card (plus bleed), frame art composited over it;
-/// 6. print file encoded with its dpi; sample and small image made from the print pixels;
-/// 7. for a press (`PrintFile.pdf`), the print pixels separated to the press's CMYK and
+/// In this order:
+/// 1. header checked against the decode policy (format, pixel and byte limits), then the
+///    spec's limits and its text, before any pixel work;
+/// 2. the card resolved into one `CardPlan`: the part of the photo the window shows
+///    (`CardPlan.Source`), the DCT scale, the effect, the art, the outputs (`CardOutputs`:
+///    sizes and encodings) and which executor runs it;
+/// 3. the executor (`CardExecutor`: `FastCardExecutor` or `GeneralCardExecutor`) decodes
+///    only that part, places it on the window's background, applies the effect, embeds the
+///    window in the card (plus bleed), blends the frame art over it and encodes the outputs
+///    (streamed row by row when the fast executor declares it can);
+/// 4. the backs laid out and encoded to the same kind of outputs;
+/// 5. for a press (`PrintFile.pdf`), the print pixels separated to the press's CMYK and
 ///    written with each back, as vector art, into a PDF/X file per postcard (`PressDocument`).
 public struct CardRenderer: Sendable {
     /// Everything besides the frames that decides a card's bytes: all of it goes into the
@@ -96,44 +100,9 @@ public struct CardRenderer: Sendable {
         let layout = plan.layout
         // A press's PDF needs the print pixels (separated to CMYK); otherwise the print file is
         // encoded as the pixels are made (streamed when the fast executor can).
-        let pressed = settings.printFile.press != nil
-        var front: RenderedSide
-        let warning: String?
-        let path: RenderPath
-        var pixels: MemoryImage?
-        switch plan.executor {
-        case .fast(let source):
-            let fast = FastCardRenderer(settings: settings)
-            if !pressed,
-                let (side, fastWarning) = try CardRenderFailure.during(
-                    .encoding, file: photo.name, { try fast.streamed(plan, photo: source) })
-            {
-                (front, warning) = (side, fastWarning)
-            } else {
-                let (print, fastWarning) = try fast.print(plan, photo: source)
-                front = try CardRenderFailure.during(.encoding, file: photo.name) { try fast.encode(print, plan: plan) }
-                warning = fastWarning
-                pixels = print
-            }
-            path = .fast
-        case .fastHEIF(let source):
-            let fast = FastCardRenderer(settings: settings)
-            let (print, fastWarning) = try fast.print(plan, photo: source)
-            front = try CardRenderFailure.during(.encoding, file: photo.name) { try fast.encode(print, plan: plan) }
-            warning = fastWarning
-            pixels = print
-            path = .fast
-        case .general:
-            let (print, generalWarning) = try renderGeneral(photo, plan: plan)
-            front = try CardRenderFailure.during(.encoding, file: photo.name) {
-                try encodeOutputs(print, sampleSize: plan.sampleSize, smallSize: plan.smallSize)
-            }
-            warning = generalWarning
-            if pressed {
-                pixels = MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels())
-            }
-            path = .general
-        }
+        let executor = plan.executor.runner(settings: settings)
+        let executed = try executor.front(plan, photo: photo, keepPixels: settings.printFile.press != nil)
+        var front = executed.side
         let effect = plan.effect
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
         var versos: [RenderedSide] = []
@@ -141,9 +110,14 @@ public struct CardRenderer: Sendable {
         if hasBack {
             let backs = try VersoRenderer().render(
                 message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
-            versos = try backs.map { try encodeOutputs($0) }
+            versos = try backs.map { back in
+                try CardRenderFailure.during(.back, file: specFile) {
+                    try CardOutputs(printSize: Size(width: back.width, height: back.height), settings: settings)
+                        .encode(back)
+                }
+            }
         }
-        if let press = settings.printFile.press, let pixels {
+        if let press = settings.printFile.press, let pixels = executed.pixels {
             let postcards = try pressPostcards(
                 press, front: pixels, spec: spec, hasBack: hasBack, title: photo.name, specFile: specFile)
             front = front.withPrint(postcards[0])
@@ -156,33 +130,7 @@ public struct CardRenderer: Sendable {
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
             effectiveDPI: effectiveDPI,
             quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: settings.qualityThreshold),
-            versos: versos, warning: warning, path: path, renderTime: ContinuousClock.now - started)
-    }
-
-    /// The front through libvips. Only the decode (of the part of the photo the window
-    /// needs, into memory) runs inside the damage handler: a libvips failure there is the
-    /// photo's (damaged data). Placing, the effect, the frame and encoding run after it: a
-    /// failure there is cardrender's (`CardRenderFailure`, naming the stage), never blamed
-    /// on the input nor retried leniently.
-    private func renderGeneral(_ photo: ImageData, plan: CardPlan) throws -> (VImage, warning: String?) {
-        let placer = PhotoPlacer(plan: plan, policy: settings.policy)
-        let (decoded, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
-            try placer.decode(photo, strict: strict)
-        }
-        let window = try CardRenderFailure.during(.placing, file: photo.name) { try placer.place(decoded) }
-        var card = try CardRenderFailure.during(.effect, file: photo.name) {
-            try plan.effect.apply(to: window)
-                .embedded(
-                    x: plan.layout.window.x, y: plan.layout.window.y, width: plan.printSize.width,
-                    height: plan.printSize.height, background: plan.background)
-        }
-        return try CardRenderFailure.during(.blending, file: photo.name) {
-            if let art = plan.art {
-                let (colour, alpha) = try art.images()
-                card = try card.blended(with: colour, mask: alpha)
-            }
-            return (try card.withResolution(dotsPerInch: Double(plan.dpi)).inMemory(), warning)
-        }
+            versos: versos, warning: executed.warning, path: executor.path, renderTime: ContinuousClock.now - started)
     }
 
     /// The PDF/X postcards of a card for `press`: one per recipient (one when the card has
@@ -224,37 +172,5 @@ public struct CardRenderer: Sendable {
                 received: .string(id), in: specFile)
         }
         return frame
-    }
-
-    /// Print file, sample and small image of one finished side (sizes: a plan's, or for a
-    /// back, the sample's long side and the small image's width from the settings).
-    private func encodeOutputs(_ print: VImage, sampleSize: Size? = nil, smallSize: Size? = nil) throws
-        -> RenderedSide
-    {
-        // A press's print is its PDF, made from the pixels afterwards.
-        let printData = try settings.printFile.encoding.map { try print.encoded($0) } ?? Data()
-        let longSide = max(print.width, print.height)
-        let sampleScale = Double(settings.sampleLongSide) / Double(longSide)
-        let sample =
-            try sampleSize.map { size in
-                try print.resized(
-                    scale: Double(size.width) / Double(print.width),
-                    verticalScale: Double(size.height) / Double(print.height)
-                ).exactly(width: size.width, height: size.height).inMemory()
-            } ?? print.resized(scale: sampleScale).inMemory()
-        let sampleData = try sample.encoded(EncodeOptions(format: .jpeg, quality: 85))
-        let small =
-            smallSize.map { ($0.width, $0.height) }
-            ?? Thumbnailer.outputSize(
-                sourceWidth: print.width, sourceHeight: print.height, width: settings.smallWidth, enlarge: false)
-        // From the sample, which holds 4 to 5 times the small image's pixels: enough for a
-        // Lanczos3 reduction, and a fifth of the print's pixels to read.
-        let smallImage = try sample.reduced(toWidth: small.0, height: small.1)
-        let smallData = try smallImage.encoded(EncodeOptions(format: .png))
-        return RenderedSide(
-            print: printData, sample: sampleData, small: smallData,
-            printSize: Size(width: print.width, height: print.height),
-            sampleSize: Size(width: sample.width, height: sample.height),
-            smallSize: Size(width: smallImage.width, height: smallImage.height))
     }
 }

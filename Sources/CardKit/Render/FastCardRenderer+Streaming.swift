@@ -113,11 +113,7 @@ extension FastCardRenderer {
         }
         let printData = try printer.finish()
         let sampleImage = MemoryImage(width: sampleSize.width, height: sampleSize.height, pixels: sample)
-        let sampleData = try JPEGCodec.encode(sampleImage, quality: 85, fullChroma: false, optimize: true)
-        let small = PixelKernels.resize(sampleImage, width: plan.smallSize.width, height: plan.smallSize.height)
-        let side = RenderedSide(
-            print: Data(printData), sample: Data(sampleData), small: Data(try PNGCodec.encode(small)),
-            printSize: card, sampleSize: sampleSize, smallSize: plan.smallSize)
+        let side = try encode(print: printData, sample: sampleImage, plan: plan)
         return (side, warning.map { "\(photo.photo.name): damaged image data, rendered what decodes (\($0))." })
     }
 

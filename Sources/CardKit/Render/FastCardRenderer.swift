@@ -50,12 +50,18 @@ struct FastCardRenderer {
                 dotsPerInch: encoding.keepResolution ? plan.dpi : 0)
         }
         let sample = PixelKernels.resize(print, width: plan.sampleSize.width, height: plan.sampleSize.height)
-        let sampleData = try JPEGCodec.encode(sample, quality: 85, fullChroma: false, optimize: true)
-        // The small image comes from the sample, as on the general path (4x less to read).
+        return try encode(print: printData, sample: sample, plan: plan)
+    }
+
+    /// The side from its print file and sample: the sample and the small image (made from
+    /// the sample, as on the general path: 4x less to read) encoded as the plan's outputs say.
+    func encode(print: [UInt8], sample: MemoryImage, plan: CardPlan) throws -> RenderedSide {
         let small = PixelKernels.resize(sample, width: plan.smallSize.width, height: plan.smallSize.height)
-        let smallData = Data(try PNGCodec.encode(small))
+        guard let sampleData = try FastEncoder.encode(sample, CardOutputs.sample),
+            let smallData = try FastEncoder.encode(small, CardOutputs.small)
+        else { preconditionFailure("FastCardRenderer: the sample and small encodings are libjpeg's and libpng's") }
         return RenderedSide(
-            print: Data(printData), sample: Data(sampleData), small: smallData, printSize: plan.printSize,
+            print: Data(print), sample: sampleData, small: smallData, printSize: plan.printSize,
             sampleSize: plan.sampleSize, smallSize: plan.smallSize)
     }
 
