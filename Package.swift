@@ -35,6 +35,7 @@ let nativeHeadersForSwift: [SwiftSetting] = [.unsafeFlags(nativeHeaderDirectorie
 let package = Package(
     name: "cardrender",
     products: [
+        .library(name: "ImageCore", targets: ["ImageCore"]),
         .library(name: "VipsKit", targets: ["VipsKit"]),
         .library(name: "CardKit", targets: ["CardKit"]),
         .library(name: "FastPath", targets: ["FastPath"]),
@@ -95,19 +96,25 @@ let package = Package(
         .target(
             name: "CNativeVersions",
             cSettings: optimisedC + nativeHeaders + [.unsafeFlags(["-I/usr/include/librsvg-2.0"])]),
+        // The image vocabulary every layer shares (bytes, formats, encode options, decode
+        // policy, input errors): no library calls.
+        .target(name: "ImageCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "FastPath",
-            dependencies: ["CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge"]),
+            dependencies: [
+                "ImageCore", "CJPEGBridge", "CPNGBridge", "CPixelKernels", "CColourTransform", "CHEIFBridge",
+            ]),
         .target(
             name: "VipsKit",
             dependencies: [
-                "CVips", "CVipsShim", "FileUtilities", .product(name: "SystemPackage", package: "swift-system"),
+                "ImageCore", "CVips", "CVipsShim", "FileUtilities",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
             name: "CardKit",
             dependencies: [
-                "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF",
+                "ImageCore", "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -131,7 +138,7 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
+                "ImageCore", "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -139,7 +146,7 @@ let package = Package(
         .target(
             name: "ThumbServer",
             dependencies: [
-                "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities", "ObjectStore",
+                "ImageCore", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities", "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -159,6 +166,7 @@ let package = Package(
         .executableTarget(
             name: "cardrender",
             dependencies: [
+                "ImageCore",
                 "CardKit",
                 "CardPipeline",
                 "RenderCache",
@@ -174,10 +182,14 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ImageCore", "VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
-        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
-        .testTarget(name: "CardKitTests", dependencies: ["CardKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
+        .testTarget(
+            name: "VipsKitTests",
+            dependencies: ["ImageCore", "VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
+        .testTarget(
+            name: "CardKitTests",
+            dependencies: ["ImageCore", "CardKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
         .testTarget(
             name: "RenderCacheTests",
             dependencies: [
@@ -185,7 +197,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CardPipelineTests",
-            dependencies: ["CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
+            dependencies: ["ImageCore", "CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ObjectStoreTests",
             dependencies: [
@@ -194,13 +206,13 @@ let package = Package(
             ],
             exclude: ["SigV4Vectors"]),
         .testTarget(
-            name: "CLITests", dependencies: ["cardrender", "CardPipeline", "VipsKit", "TestSupport"],
+            name: "CLITests", dependencies: ["ImageCore", "cardrender", "CardPipeline", "VipsKit", "TestSupport"],
             // The expected help texts; HelpTextTests reads them by path from the source tree.
             exclude: ["Help"]),
         .testTarget(
             name: "ThumbServerTests",
             dependencies: [
-                "ThumbServer", "cardrender", "VipsKit", "RenderCache", "TestSupport",
+                "ImageCore", "ThumbServer", "cardrender", "VipsKit", "RenderCache", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -11,7 +11,9 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "VipsKit", package: "cardrender")],
+            dependencies: [
+                .product(name: "ImageCore", package: "cardrender"), .product(name: "VipsKit", package: "cardrender"),
+            ],
             path: "Benchmarks/BenchmarkSupport"
         ),
         .executableTarget(
@@ -20,7 +22,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CardKit", package: "cardrender"),
-                .product(name: "VipsKit", package: "cardrender"),
+                .product(name: "ImageCore", package: "cardrender"), .product(name: "VipsKit", package: "cardrender"),
             ],
             path: "Benchmarks/ThumbnailBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -31,7 +33,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CardKit", package: "cardrender"),
-                .product(name: "VipsKit", package: "cardrender"),
+                .product(name: "ImageCore", package: "cardrender"), .product(name: "VipsKit", package: "cardrender"),
             ],
             path: "Benchmarks/CardBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -42,7 +44,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "FastPath", package: "cardrender"),
-                .product(name: "VipsKit", package: "cardrender"),
+                .product(name: "ImageCore", package: "cardrender"), .product(name: "VipsKit", package: "cardrender"),
             ],
             path: "Benchmarks/StageBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -55,7 +57,7 @@ let package = Package(
                 .product(name: "CardKit", package: "cardrender"),
                 .product(name: "RenderCache", package: "cardrender"),
                 .product(name: "CardPipeline", package: "cardrender"),
-                .product(name: "VipsKit", package: "cardrender"),
+                .product(name: "ImageCore", package: "cardrender"), .product(name: "VipsKit", package: "cardrender"),
             ],
             path: "Benchmarks/CacheBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,4 +1,5 @@
 import CardKit
+import ImageCore
 import RenderCache
 import SystemPackage
 import VipsKit

@@ -1,5 +1,6 @@
 import CardKit
 import FileUtilities
+import ImageCore
 import RenderCache
 import SystemPackage
 import VipsKit

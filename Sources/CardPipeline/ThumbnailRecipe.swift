@@ -1,4 +1,5 @@
 import CardKit
+import ImageCore
 import VipsKit
 
 /// Everything besides the input's content that decides a thumbnail's bytes: the request

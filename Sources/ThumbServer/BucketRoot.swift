@@ -1,3 +1,4 @@
+import ImageCore
 import ObjectStore
 import VipsKit
 

@@ -1,4 +1,5 @@
 import CardKit
+import ImageCore
 import ObjectStore
 import VipsKit
 

@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// The query of a `/thumb` request: `width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q]`.

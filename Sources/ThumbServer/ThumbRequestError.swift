@@ -1,5 +1,6 @@
 import CardKit
 import Hummingbird
+import ImageCore
 import RenderCache
 import VipsKit
 

@@ -2,6 +2,7 @@ import CardKit
 import CardPipeline
 import HTTPTypes
 import Hummingbird
+import ImageCore
 import Logging
 import NIOCore
 import NIOPosix

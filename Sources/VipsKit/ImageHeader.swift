@@ -1,5 +1,6 @@
 internal import CVips
 internal import CVipsShim
+import ImageCore
 
 /// What an image's header says, read without decoding any pixel.
 public struct ImageHeader: Sendable, Equatable {

@@ -1,6 +1,7 @@
 internal import CVips
 internal import CVipsShim
 import FileUtilities
+import ImageCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,6 @@
 internal import CVips
 internal import CVipsShim
+import ImageCore
 
 extension VImage {
     /// The rectangle at (`left`, `top`) of `width` x `height` pixels.

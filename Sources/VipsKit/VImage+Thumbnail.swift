@@ -1,5 +1,6 @@
 internal import CVips
 internal import CVipsShim
+import ImageCore
 
 extension ImageData {
     /// Resizes to exactly `width` x `height` with shrink-on-load and EXIF auto-orient.

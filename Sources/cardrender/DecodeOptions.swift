@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImageCore
 import VipsKit
 
 /// Input limits shared by the commands that read images.

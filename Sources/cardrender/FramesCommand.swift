@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import FileUtilities
+import ImageCore
 import SystemPackage
 import VipsKit
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
+import ImageCore
 import RenderCache
 import Synchronization
 import SystemPackage

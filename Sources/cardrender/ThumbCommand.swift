@@ -2,6 +2,7 @@ import ArgumentParser
 import CardKit
 import CardPipeline
 import FileUtilities
+import ImageCore
 import RenderCache
 import Synchronization
 import SystemPackage

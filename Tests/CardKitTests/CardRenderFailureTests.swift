@@ -1,3 +1,4 @@
+import ImageCore
 import Testing
 import VipsKit
 

@@ -1,5 +1,6 @@
 import FastPath
 import Foundation
+import ImageCore
 import TestSupport
 import Testing
 import VipsKit

@@ -1,6 +1,7 @@
 import CardKit
 import FastPath
 import Foundation
+import ImageCore
 import TestSupport
 import Testing
 import VipsKit

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ImageCore
 import TestSupport
 import Testing
 import ThumbServer

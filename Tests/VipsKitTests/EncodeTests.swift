@@ -1,5 +1,6 @@
 import FileUtilities
 import Foundation
+import ImageCore
 import TestSupport
 import Testing
 import VipsKit

@@ -1,3 +1,4 @@
+import ImageCore
 import Synchronization
 import SystemPackage
 import VipsKit

@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// The three files of one side of a card (the old records' `file_source`,

@@ -1,4 +1,5 @@
 import Glibc
+import ImageCore
 import VipsKit
 
 /// A card front resolved once, from the spec, the photo's header (read once), the frame and

@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// Which executor runs a plan: decided in one place, for cards and thumbnails alike.

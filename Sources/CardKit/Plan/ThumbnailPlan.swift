@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// A thumbnail resolved once from the photo's header (read once): its size, its executor

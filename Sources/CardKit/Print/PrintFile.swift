@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// The container a card's print files are written in, around what either executor makes:

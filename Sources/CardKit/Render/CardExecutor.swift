@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import VipsKit
 
 /// Runs a card plan's front: the one protocol both executors conform to

@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// Runs the decoding stage of a render strictly, and again leniently when the policy

@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import VipsKit
 
 /// The fast executor (libjpeg-turbo or libheif, the SIMD kernels, libpng): a plan's front in

@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import VipsKit
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import VipsKit
 
 /// An HEIF photo (an iPhone's HEIC) the fast executor can decode: its primary image, 8-bit,

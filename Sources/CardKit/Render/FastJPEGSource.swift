@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import VipsKit
 
 /// A JPEG photo the fast path can decode: 8-bit YCbCr or grey, with no colour profile, an

@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import VipsKit
 
 /// The general executor: libvips runs any plan (every format, any angle, TIFF prints).

@@ -1,4 +1,5 @@
 import Glibc
+import ImageCore
 import VipsKit
 
 /// The general executor's photo window: a card plan's `source` run by libvips, in two

@@ -1,5 +1,6 @@
 import FastPath
 import FileUtilities
+import ImageCore
 import VipsKit
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCore
 import VipsKit
 
 /// The repository root, found from this file (`benchmarks/Benchmarks/BenchmarkSupport/`).

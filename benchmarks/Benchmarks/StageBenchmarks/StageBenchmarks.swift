@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import FastPath
 import Foundation
+import ImageCore
 import VipsKit
 
 /// The fast path's stages one by one, on the postcard of a 1800x1200 JPEG (A6 at 300 dpi

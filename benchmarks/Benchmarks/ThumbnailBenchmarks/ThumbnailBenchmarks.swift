@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import CardKit
 import Foundation
+import ImageCore
 import VipsKit
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,4 +1,3 @@
-internal import CVips
 import Synchronization
 import SystemPackage
 
@@ -16,17 +15,16 @@ import SystemPackage
 ///
 /// The bytes are one `malloc`ed buffer. The fast path reads them in place; libvips reads
 /// encoded bytes lazily, long after the call that handed them over, and does not copy
-/// them: so the first libvips use wraps the buffer in a reference-counted `VipsBlob`, which
-/// owns it from then on and which every source and image made from it holds on to. Until
-/// then nothing opens libvips: a JPEG on the fast path never does.
+/// them: so the first libvips use hands the buffer over to a reference-counted owner
+/// (VipsKit's blob, `handOver`), which frees it with its last reference. Until then nothing
+/// opens libvips: a JPEG on the fast path never does.
 ///
 /// `@unchecked Sendable` is safe: the bytes are written once, in `init`, and only read
-/// afterwards; the blob is made once under `blobLock`, and `VipsArea` reference counting
-/// is locked by libvips.
+/// afterwards; the owner is made once under `ownerLock`, and is itself `Sendable`.
 public final class ImageData: @unchecked Sendable {
     private let bytes: UnsafeMutableRawPointer
-    /// The blob that owns `bytes` once libvips has been given them.
-    private let blobLock = Mutex<UnsafeMutablePointer<VipsBlob>?>(nil)
+    /// What owns `bytes` once they have been handed over (nil: this object frees them).
+    private let ownerLock = Mutex<(any AnyObject & Sendable)?>(nil)
     /// The name used in errors: the file path, or what the caller called the bytes.
     public let name: String
     /// Size in bytes.
@@ -37,7 +35,6 @@ public final class ImageData: @unchecked Sendable {
     ///   - bytes: encoded image bytes.
     ///   - name: what errors call these bytes.
     public init(copying bytes: some ContiguousBytes, name: String) {
-        Vips.requireStarted()
         let (buffer, size) = bytes.withUnsafeBytes { raw -> (UnsafeMutableRawPointer, Int) in
             let buffer = malloc(max(1, raw.count))!
             if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
@@ -73,7 +70,6 @@ public final class ImageData: @unchecked Sendable {
     ///   - maxBytes: the largest file accepted, checked before reading.
     /// - Throws: `ImageInputError` naming the file and the cause.
     public init(reading descriptor: FileDescriptor, name: String, maxBytes: Int) throws(ImageInputError) {
-        Vips.requireStarted()
         let path = name
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0 else {
@@ -102,11 +98,8 @@ public final class ImageData: @unchecked Sendable {
     }
 
     deinit {
-        if let blob = blobLock.withLock({ $0 }) {
-            vips_area_unref(UnsafeMutableRawPointer(blob).assumingMemoryBound(to: VipsArea.self))
-        } else {
-            free(bytes)
-        }
+        // An owner, when there is one, frees the bytes with its last reference.
+        if ownerLock.withLock({ $0 }) == nil { free(bytes) }
     }
 
     /// Lends the bytes for the duration of `body` (e.g. to hash them).
@@ -116,32 +109,25 @@ public final class ImageData: @unchecked Sendable {
         }
     }
 
-    /// The blob over the bytes, made on first use (opening libvips); it owns the buffer from
-    /// then on and `free`s it with its last reference.
-    private var blob: UnsafeMutablePointer<VipsBlob> {
-        precondition(Vips.isLoaded, "ImageData: libvips is opened (Vips.requireLoaded) before a source is made")
-        return blobLock.withLock { blob in
-            if let blob { return blob }
-            let made = vips_blob_new(
-                { data, _ in
-                    free(data)
-                    return 0
-                }, bytes, count)!
-            blob = made
+    /// Hands the bytes over to an owner made by `make` (once: later calls return the same
+    /// owner), which must free them (`free`) when its own last reference goes; this object
+    /// keeps the owner alive and no longer frees them itself. libvips, which reads the bytes
+    /// lazily through reference-counted blobs, takes them this way.
+    /// - Parameter make: makes the owner from the buffer and its size.
+    public func handOver<Owner: AnyObject & Sendable>(
+        _ make: (UnsafeMutableRawPointer, Int) -> Owner
+    ) -> Owner {
+        ownerLock.withLock { owner in
+            if let existing = owner {
+                guard let same = existing as? Owner else {
+                    preconditionFailure("ImageData: the bytes were handed over to another kind of owner")
+                }
+                return same
+            }
+            let made = make(bytes, count)
+            owner = made
             return made
         }
-    }
-
-    /// Makes a fresh `VipsSource` over the blob for one operation and releases it afterwards.
-    ///
-    /// A source has a read position, so it is not shared between operations or threads;
-    /// an image made from it keeps its own reference (and the blob) alive.
-    func withSource<T, E: Error>(_ body: (UnsafeMutablePointer<VipsSource>) throws(E) -> T) throws(E) -> T {
-        let blob = self.blob
-        if withUnsafeBytes(VipsModules.looksLikeHEIF) { VipsModules.requireHEIF() }
-        let source = vips_source_new_from_blob(blob)!
-        defer { g_object_unref(source) }
-        return try withExtendedLifetime(self) { () throws(E) -> T in try body(source) }
     }
 }
 

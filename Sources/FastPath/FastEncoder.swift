@@ -1,5 +1,4 @@
-import FastPath
-import VipsKit
+import ImageCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -10,10 +9,10 @@ import VipsKit
 /// The fast path's encoders (libjpeg-turbo, libpng) for the outputs they write like libvips
 /// would: PNG without a palette, JPEG baseline. Everything else (WebP, AVIF, TIFF, palette
 /// PNG, progressive JPEG) is encoded by libvips.
-enum FastEncoder {
+public enum FastEncoder {
     /// `image` encoded as `options` ask, or nil when libvips must encode it.
     /// - Throws: `JPEGCodec.Failure` or `PNGCodec.Failure`: the encoder's own failure.
-    static func encode(_ image: MemoryImage, _ options: EncodeOptions) throws -> Data? {
+    public static func encode(_ image: MemoryImage, _ options: EncodeOptions) throws -> Data? {
         guard !options.keepMetadata else { return nil }
         switch options.format {
         case .png where !options.palette:
@@ -30,7 +29,7 @@ enum FastEncoder {
 
     /// Whether a JPEG at these options keeps full-resolution chroma (libvips's rule for
     /// `auto`: 4:4:4 from quality 90 up).
-    static func fullChroma(_ options: EncodeOptions) -> Bool {
+    public static func fullChroma(_ options: EncodeOptions) -> Bool {
         options.chroma == .full || (options.chroma == .auto && options.quality >= 90)
     }
 }

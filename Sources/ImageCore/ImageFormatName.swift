@@ -2,7 +2,7 @@
 public enum ImageFormatName {
     /// The loader's format family, from its type name (`VipsForeignLoadJpegSource` ->
     /// `jpeg`, `VipsForeignLoadNsgifSource` -> `gif`) or nickname (`svgload_source` -> `svg`).
-    static func family(of loader: String) -> String {
+    public static func family(of loader: String) -> String {
         var name = loader
         if name.hasPrefix("VipsForeignLoad") {
             name.removeFirst("VipsForeignLoad".count)

@@ -1,8 +1,6 @@
-/// The raster formats accepted from untrusted input, identified by content (the libvips
-/// loader that recognises the bytes), never by file name.
-public enum InputFormat: String, CaseIterable, Sendable, Codable {
-    case jpeg, png, webp, heif, tiff, gif
+import ImageCore
 
+extension InputFormat {
     /// The format whose libvips loader has this nickname (`jpegload_source`, ...), if accepted.
     init?(loader: String) {
         switch ImageFormatName.family(of: loader) {
