@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "VipsKit", targets: ["VipsKit"]),
         .library(name: "CardKit", targets: ["CardKit"]),
         .library(name: "FastPath", targets: ["FastPath"]),
+        .library(name: "PressKit", targets: ["PressKit"]),
         .library(name: "FileUtilities", targets: ["FileUtilities"]),
         .library(name: "RenderCache", targets: ["RenderCache"]),
         .library(name: "CardPipeline", targets: ["CardPipeline"]),
@@ -111,10 +112,13 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Preflight, imposition and sheet layout, the presses and paper sizes: PDF work that
+        // needs no card.
+        .target(name: "PressKit", dependencies: ["ImageCore", "FastPath", "PressPDF"]),
         .target(
             name: "CardKit",
             dependencies: [
-                "ImageCore", "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF",
+                "ImageCore", "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF", "PressKit",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -138,7 +142,7 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "ImageCore", "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
+                "ImageCore", "PressKit", "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -146,7 +150,8 @@ let package = Package(
         .target(
             name: "ThumbServer",
             dependencies: [
-                "ImageCore", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities", "ObjectStore",
+                "ImageCore", "PressKit", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -166,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "cardrender",
             dependencies: [
-                "ImageCore",
+                "ImageCore", "PressKit",
                 "CardKit",
                 "CardPipeline",
                 "RenderCache",
@@ -189,7 +194,7 @@ let package = Package(
             dependencies: ["ImageCore", "VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
         .testTarget(
             name: "CardKitTests",
-            dependencies: ["ImageCore", "CardKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
+            dependencies: ["ImageCore", "CardKit", "PressKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
         .testTarget(
             name: "RenderCacheTests",
             dependencies: [
@@ -197,7 +202,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CardPipelineTests",
-            dependencies: ["ImageCore", "CardPipeline", "CardKit", "RenderCache", "VipsKit", "TestSupport"]),
+            dependencies: ["ImageCore", "CardPipeline", "CardKit", "PressKit", "RenderCache", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "ObjectStoreTests",
             dependencies: [
@@ -206,7 +211,8 @@ let package = Package(
             ],
             exclude: ["SigV4Vectors"]),
         .testTarget(
-            name: "CLITests", dependencies: ["ImageCore", "cardrender", "CardPipeline", "VipsKit", "TestSupport"],
+            name: "CLITests",
+            dependencies: ["ImageCore", "PressKit", "cardrender", "CardPipeline", "VipsKit", "TestSupport"],
             // The expected help texts; HelpTextTests reads them by path from the source tree.
             exclude: ["Help"]),
         .testTarget(

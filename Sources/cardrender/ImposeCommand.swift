@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import FileUtilities
+import PressKit
 
 /// `cardrender impose`: finished postcards N-up on press sheets, fronts and backs in register.
 struct ImposeCommand: ParsableCommand {

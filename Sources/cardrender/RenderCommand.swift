@@ -2,6 +2,7 @@ import ArgumentParser
 import CardKit
 import CardPipeline
 import ImageCore
+import PressKit
 import RenderCache
 import Synchronization
 import SystemPackage

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardKit
+import PressKit
 import SystemPackage
 
 #if canImport(FoundationEssentials)

@@ -1,6 +1,7 @@
 import CardKit
 import FastPath
 import Foundation
+import PressKit
 import PressPDF
 import TestSupport
 import Testing
@@ -137,9 +138,9 @@ struct PressDocumentTests {
     }
 
     @Test func numbersAndTextAreWrittenAsPDFSyntax() {
-        #expect(PressDocument.number(419.52755905511816) == "419.5276")
-        #expect(PressDocument.number(-0.00001) == "0" && PressDocument.number(12) == "12")
-        #expect(PressDocument.text("Ada (the) \\ card") == #"(Ada \(the\) \\ card)"#)
-        #expect(PressDocument.text("Zoë") == "<FEFF005A006F00EB>")
+        #expect(PDFSyntax.number(419.52755905511816) == "419.5276")
+        #expect(PDFSyntax.number(-0.00001) == "0" && PDFSyntax.number(12) == "12")
+        #expect(PDFSyntax.text("Ada (the) \\ card") == #"(Ada \(the\) \\ card)"#)
+        #expect(PDFSyntax.text("Zoë") == "<FEFF005A006F00EB>")
     }
 }

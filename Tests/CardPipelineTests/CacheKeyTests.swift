@@ -1,6 +1,7 @@
 import CardKit
 import Foundation
 import ImageCore
+import PressKit
 import RenderCache
 import TestSupport
 import Testing

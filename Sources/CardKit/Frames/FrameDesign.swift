@@ -1,3 +1,5 @@
+import PressKit
+
 /// One frame of the catalogue: its manifest (the old design records' fields).
 public struct FrameDesign: Sendable, Equatable, Hashable, Codable {
     /// A rectangle in print pixels.

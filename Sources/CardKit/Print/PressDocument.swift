@@ -1,4 +1,5 @@
 import FastPath
+import PressKit
 import PressPDF
 
 #if canImport(FoundationEssentials)
@@ -72,7 +73,8 @@ public struct PressDocument {
                 ("/Decode", try document.object("[1 0 1 0 1 0 1 0]")),
             ])
         let frontSize = (width: Double(photo.width) * 72 / dpi, height: Double(photo.height) * 72 / dpi)
-        let frontContent = "q \(Self.number(frontSize.width)) 0 0 \(Self.number(frontSize.height)) 0 0 cm /Photo Do Q\n"
+        let frontContent =
+            "q \(PDFSyntax.number(frontSize.width)) 0 0 \(PDFSyntax.number(frontSize.height)) 0 0 cm /Photo Do Q\n"
         try addPage(
             document, size: frontSize, bleed: bleed * 72 / dpi, content: frontContent,
             resources: [("/Photo", image)])
@@ -85,9 +87,9 @@ public struct PressDocument {
 
         let profile = try document.stream(condition.profile, entries: [("/N", try document.object("4"))])
         let intent = try document.object(
-            "<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier \(Self.text(condition.identifier)) "
-                + "/OutputCondition \(Self.text(condition.description)) /RegistryName \(Self.text(condition.registry)) "
-                + "/Info \(Self.text(condition.description)) >>")
+            "<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier \(PDFSyntax.text(condition.identifier)) "
+                + "/OutputCondition \(PDFSyntax.text(condition.description)) /RegistryName \(PDFSyntax.text(condition.registry)) "
+                + "/Info \(PDFSyntax.text(condition.description)) >>")
         try document.set("/DestOutputProfile", of: intent, to: profile)
         try document.set("/OutputIntents", of: document.root, to: try document.array([intent]))
 
@@ -96,7 +98,7 @@ public struct PressDocument {
             ? "/GTS_PDFXVersion (PDF/X-1:2001) /GTS_PDFXConformance (PDF/X-1a:2001)"
             : "/GTS_PDFXVersion (PDF/X-4)"
         let info = try document.indirect(
-            "<< /Title \(Self.text(title)) /Creator (cardrender) /Producer (cardrender with libqpdf) "
+            "<< /Title \(PDFSyntax.text(title)) /Creator (cardrender) /Producer (cardrender with libqpdf) "
                 + "/CreationDate (\(Self.documentDate)) /ModDate (\(Self.documentDate)) /Trapped /False \(version) >>")
         try document.set("/Info", of: document.trailer, to: info)
         if press.format == .pdfX4 {
@@ -123,12 +125,12 @@ public struct PressDocument {
                 sheet: .millimetres((size.width + 2 * marks) / 72 * 25.4, (size.height + 2 * marks) / 72 * 25.4),
                 cardWidth: size.width, cardHeight: size.height, bleed: bleed, turns: false)
             content =
-                "q 1 0 0 1 \(Self.number(slug)) \(Self.number(slug)) cm\n\(content)Q\n"
+                "q 1 0 0 1 \(PDFSyntax.number(slug)) \(PDFSyntax.number(slug)) cm\n\(content)Q\n"
                 + "q 0 0 0 1 K 0.25 w\n\(layout.marks)S Q\n"
         }
         func box(_ inset: Double) -> String {
-            "[\(Self.number(inset)) \(Self.number(inset)) \(Self.number(size.width + 2 * slug - inset)) "
-                + "\(Self.number(size.height + 2 * slug - inset))]"
+            "[\(PDFSyntax.number(inset)) \(PDFSyntax.number(inset)) \(PDFSyntax.number(size.width + 2 * slug - inset)) "
+                + "\(PDFSyntax.number(size.height + 2 * slug - inset))]"
         }
         try document.addPage(
             "/MediaBox \(box(0)) /BleedBox \(box(slug)) /TrimBox \(box(slug + bleed))", xObjects: resources,
@@ -141,11 +143,12 @@ public struct PressDocument {
     ) {
         let scale = 72 / Double(back.dpi)
         let pageHeight = Double(back.height) * scale
-        var content = "q \(Self.number(scale)) 0 0 \(Self.number(-scale)) 0 \(Self.number(pageHeight)) cm\n"
+        var content =
+            "q \(PDFSyntax.number(scale)) 0 0 \(PDFSyntax.number(-scale)) 0 \(PDFSyntax.number(pageHeight)) cm\n"
         for fill in back.fills {
             let ink = Self.ink(fill.rgb, transform: transform)
             content +=
-                "q 1 0 0 1 \(Self.number(fill.origin.x)) \(Self.number(fill.origin.y)) cm \(ink) k\n\(fill.path)f Q\n"
+                "q 1 0 0 1 \(PDFSyntax.number(fill.origin.x)) \(PDFSyntax.number(fill.origin.y)) cm \(ink) k\n\(fill.path)f Q\n"
         }
         var resources: [(String, QPDFDocument.Object)] = []
         for (index, picture) in back.pictures.enumerated() {
@@ -172,7 +175,7 @@ public struct PressDocument {
             resources.append((name, image))
             // y down: the image's top row at `y`.
             content +=
-                "q \(picture.width) 0 0 \(-picture.height) \(Self.number(picture.x)) \(Self.number(picture.y + Double(picture.height))) cm \(name) Do Q\n"
+                "q \(picture.width) 0 0 \(-picture.height) \(PDFSyntax.number(picture.x)) \(PDFSyntax.number(picture.y + Double(picture.height))) cm \(name) Do Q\n"
         }
         content += "Q\n"
         return (content, resources)
@@ -183,36 +186,10 @@ public struct PressDocument {
     static func ink(_ rgb: [Double], transform: ColourTransform) -> String {
         let channels = rgb.map { max(0, min(255, $0.rounded())) }
         if channels[0] == channels[1], channels[1] == channels[2] {
-            return "0 0 0 \(number(1 - channels[0] / 255))"
+            return "0 0 0 \(PDFSyntax.number(1 - channels[0] / 255))"
         }
         let cmyk = transform.cmyk(MemoryImage(width: 1, height: 1, pixels: channels.map { UInt8($0) }))
-        return cmyk.map { number(Double($0) / 255) }.joined(separator: " ")
-    }
-
-    /// A number as PDF writes it: up to 4 decimals, no exponent, no trailing zeros.
-    public static func number(_ value: Double) -> String {
-        let rounded = (value * 10000).rounded() / 10000
-        if rounded == 0 { return "0" }
-        var text = "\(rounded)"
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
-    }
-
-    /// A PDF text string: a literal for printable ASCII, else UTF-16BE with its byte order mark.
-    public static func text(_ value: String) -> String {
-        if value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
-            var escaped = ""
-            for character in value {
-                if character == "\\" || character == "(" || character == ")" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return "(\(escaped))"
-        }
-        let units = value.utf16.map { unit in
-            let hex = String(unit, radix: 16, uppercase: true)
-            return String(repeating: "0", count: 4 - hex.count) + hex
-        }.joined()
-        return "<FEFF\(units)>"
+        return cmyk.map { PDFSyntax.number(Double($0) / 255) }.joined(separator: " ")
     }
 
     /// The XMP packet PDF/X-4 requires: title, dates, PDF/X version, trapping, and IDs made

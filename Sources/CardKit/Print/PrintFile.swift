@@ -1,4 +1,5 @@
 import ImageCore
+import PressKit
 import VipsKit
 
 /// The container a card's print files are written in, around what either executor makes:

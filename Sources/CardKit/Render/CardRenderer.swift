@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PressKit
 import VipsKit
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import PressKit
+
 /// The printed product: paper size, resolution and bleed.
 public struct CardFormat: Sendable, Equatable, Hashable, Codable {
     /// The paper size (A6 by default).

@@ -1,3 +1,5 @@
+import PressKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

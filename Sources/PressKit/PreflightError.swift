@@ -7,6 +7,11 @@ public struct PreflightError: Error, CustomStringConvertible, Sendable {
     /// The failed checks, one sentence each.
     public let failures: [String]
 
+    public init(file: String, failures: [String]) {
+        self.file = file
+        self.failures = failures
+    }
+
     public var description: String {
         "\(file): the press PDF failed preflight (\(failures.joined(separator: "; "))); nothing was written"
     }

@@ -85,18 +85,18 @@ public struct Imposer {
                 fronts.append((key, front.object))
                 let origin = layout.origin(of: slot, mirrored: false)
                 frontContent +=
-                    "q 1 0 0 1 \(PressDocument.number(origin.x)) \(PressDocument.number(origin.y)) cm \(key) Do Q\n"
+                    "q 1 0 0 1 \(PDFSyntax.number(origin.x)) \(PDFSyntax.number(origin.y)) cm \(key) Do Q\n"
                 guard input.pageCount > 1 else { continue }
                 let back = try form(page: 1, of: input, named: name, into: output)
                 backs.append((key, back.object))
                 let mirrored = layout.origin(of: slot, mirrored: true)
                 if abs(back.width - front.width) < 0.5 {
                     backContent +=
-                        "q 1 0 0 1 \(PressDocument.number(mirrored.x)) \(PressDocument.number(mirrored.y)) cm \(key) Do Q\n"
+                        "q 1 0 0 1 \(PDFSyntax.number(mirrored.x)) \(PDFSyntax.number(mirrored.y)) cm \(key) Do Q\n"
                 } else {
                     // A portrait card's back is landscape: turned a quarter anticlockwise into the cell.
                     backContent +=
-                        "q 0 1 -1 0 \(PressDocument.number(mirrored.x + layout.cardWidth)) \(PressDocument.number(mirrored.y)) cm \(key) Do Q\n"
+                        "q 0 1 -1 0 \(PDFSyntax.number(mirrored.x + layout.cardWidth)) \(PDFSyntax.number(mirrored.y)) cm \(key) Do Q\n"
                 }
             }
             let marks = "q 0 0 0 1 K 0.25 w\n\(layout.marks)S Q\n"
@@ -151,7 +151,7 @@ public struct Imposer {
         let copied = try output.copy(page, from: input)
         var entries: [(String, QPDFDocument.Object)] = [
             ("/Type", try output.object("/XObject")), ("/Subtype", try output.object("/Form")),
-            ("/BBox", try output.object("[\(numbers.map(PressDocument.number).joined(separator: " "))]")),
+            ("/BBox", try output.object("[\(numbers.map(PDFSyntax.number).joined(separator: " "))]")),
         ]
         if let resources = output.value("/Resources", in: copied) { entries.append(("/Resources", resources)) }
         // The form's 0, 0 at the bleed box's corner.
@@ -160,7 +160,7 @@ public struct Imposer {
                 (
                     "/Matrix",
                     try output.object(
-                        "[1 0 0 1 \(PressDocument.number(-numbers[0])) \(PressDocument.number(-numbers[1]))]")
+                        "[1 0 0 1 \(PDFSyntax.number(-numbers[0])) \(PDFSyntax.number(-numbers[1]))]")
                 ))
         }
         let content: [UInt8]
@@ -176,7 +176,7 @@ public struct Imposer {
     private func addSheet(
         _ output: QPDFDocument, layout: SheetLayout, content: String, forms: [(String, QPDFDocument.Object)]
     ) throws {
-        let box = "[0 0 \(PressDocument.number(layout.width)) \(PressDocument.number(layout.height))]"
+        let box = "[0 0 \(PDFSyntax.number(layout.width)) \(PDFSyntax.number(layout.height))]"
         try output.addPage("/MediaBox \(box) /TrimBox \(box) /BleedBox \(box)", xObjects: forms, content: content)
     }
 }

@@ -50,9 +50,6 @@ public struct PressProfile: Sendable, Hashable, Encodable {
         self.cropMarks = cropMarks
     }
 
-    /// The card format a card printed with this profile has: the profile's size, dpi and bleed.
-    public var cardFormat: CardFormat { CardFormat(size: size, dpi: dpi, bleed: bleed) }
-
     /// The presets, with the printing conditions they name (loaded by the caller from the
     /// bundled profiles, `press/profiles`).
     public static func presets(fogra39: PressCondition, gracol2006: PressCondition) -> [PressProfile] {

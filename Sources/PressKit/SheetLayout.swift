@@ -107,8 +107,8 @@ public struct SheetLayout: Sendable, Equatable {
         var path = ""
         func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
             path +=
-                "\(PressDocument.number(x0)) \(PressDocument.number(y0)) m "
-                + "\(PressDocument.number(x1)) \(PressDocument.number(y1)) l\n"
+                "\(PDFSyntax.number(x0)) \(PDFSyntax.number(y0)) m "
+                + "\(PDFSyntax.number(x1)) \(PDFSyntax.number(y1)) l\n"
         }
         for column in 0..<columns {
             for x in [left + Double(column) * cardWidth + bleed, left + Double(column + 1) * cardWidth - bleed] {
