@@ -2,31 +2,19 @@ import Foundation
 
 /// Valid card specs drawn from the whole range of every field, from a seed: the same seed
 /// gives the same specs on every machine, so a failure printed with its seed and index can
-/// be replayed (`scripts/fuzz-specs.sh N SEED`). Hand-written on a SplitMix64 stream rather
-/// than through a property-testing library: the suite and the script must share one seeded
+/// be replayed (`scripts/fuzz-specs.sh N SEED`). Hand-written on a SplitMix64 stream
+/// (`SplitMix`) rather than through a property-testing library: the suite and the script must share one seeded
 /// sequence, and a failing render is replayed from its printed JSON, not shrunk by re-running
 /// renders that take a tenth of a second each.
 struct CardSpecGenerator {
-    /// SplitMix64 (Steele, Lea, Flood 2014): a tiny generator whose stream is fixed by its seed.
-    struct Stream: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D1_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The frame ids to draw from (nil among them: no frame).
     let frames: [String]
     /// The largest dpi drawn (the spec allows 72...1200; the suite keeps cards small).
     let maxDPI: Int
-    var random: Stream
+    var random: SplitMix
 
     init(seed: UInt64, frames: [String], maxDPI: Int = 1200) {
-        random = Stream(state: seed)
+        random = SplitMix(seed: seed)
         self.frames = frames
         self.maxDPI = maxDPI
     }
