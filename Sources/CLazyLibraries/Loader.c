@@ -7,7 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <string.h>
 #include <vips/version.h>
+// The versions built against, which the cache key names (CNativeVersions): a library opened
+// here must be that version.
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <libheif/heif_version.h>
+#include <pango/pango-features.h>
+#include <qpdf/DLL.h>
 
 enum { max_files = 5 };
 
@@ -71,6 +79,38 @@ static void open_group(CLazyLibraries_Library library) {
                  group->name, override ? override : group->files[0], missing);
         return;
     }
+    // The other groups' versions, as strings or numbers from their own functions.
+    static const struct {
+        CLazyLibraries_Library library;
+        const char *function, *compiled;
+    } versions[] = {
+        {CLazyLibraries_heif, "heif_get_version", LIBHEIF_VERSION},
+        {CLazyLibraries_qpdf, "qpdf_get_qpdf_version", QPDF_VERSION},
+        {CLazyLibraries_text, "pango_version_string", PANGO_VERSION_STRING},
+        {CLazyLibraries_text, "cairo_version_string", CAIRO_VERSION_STRING},
+    };
+    for (size_t index = 0; index < sizeof versions / sizeof versions[0]; index++) {
+        if (versions[index].library != library) continue;
+        const char *(*version)(void) = (const char *(*)(void))find(group, versions[index].function);
+        const char *runtime = version ? version() : "of unknown version";
+        if (!version || strcmp(runtime, versions[index].compiled) != 0) {
+            snprintf(group->error, sizeof group->error,
+                     "%s is %s, but cardrender was built against %s, which its cache keys name: refused (rebuild "
+                     "cardrender against it instead)",
+                     group->name, runtime, versions[index].compiled);
+            return;
+        }
+    }
+    if (library == CLazyLibraries_text) {
+        int (*version)(void) = (int (*)(void))find(group, "FcGetVersion");
+        if (!version || version() != FC_VERSION) {
+            snprintf(group->error, sizeof group->error,
+                     "fontconfig is version %d, but cardrender was built against %d, which its cache keys name: "
+                     "refused",
+                     version ? version() : -1, FC_VERSION);
+            return;
+        }
+    }
     if (library == CLazyLibraries_libvips) {
         int (*version)(int) = (int (*)(int))find(group, "vips_version");
         int major = version ? version(0) : -1, minor = version ? version(1) : -1, micro = version ? version(2) : -1;
@@ -94,8 +134,11 @@ static void open_qpdf(void) { open_group(CLazyLibraries_qpdf); }
 int CLazyLibraries_load(CLazyLibraries_Library library, const char **error) {
     static void (*const openers[])(void) = {open_glib, open_libvips, open_text, open_heif, open_qpdf};
     Group *group = &groups[library];
-    // libvips's functions take GLib's: GLib is checked first, so its message names GLib.
-    if (library == CLazyLibraries_libvips && CLazyLibraries_load(CLazyLibraries_glib, error) != 0) return -1;
+    // libvips's and Pango's functions take GLib's: GLib is checked first, so its message
+    // names GLib (and no GLib function is resolved lazily, on a worker, after the load).
+    if ((library == CLazyLibraries_libvips || library == CLazyLibraries_text) &&
+        CLazyLibraries_load(CLazyLibraries_glib, error) != 0)
+        return -1;
     pthread_once(&group->once, openers[library]);
     if (atomic_load_explicit(&group->loaded, memory_order_acquire)) return 0;
     if (error) *error = group->error;

@@ -39,16 +39,17 @@ enum MessageFonts {
         return (parts + ["installed \(installed)"]).joined(separator: " ")
     }
 
-    /// `path size mtime` of every file under `folder`, recursively (links not followed).
+    /// `path size mtime` of every file under `folder`, recursively (links followed to their
+    /// targets' stamps; a link to a folder is walked).
     private static func stamps(under folder: String, into lines: inout [String]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names {
             let path = folder + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard stat(path, &info) == 0 else { continue }  // a link: its target's size and time
             switch info.st_mode & S_IFMT {
             case S_IFDIR: stamps(under: path, into: &lines)
-            case S_IFREG, S_IFLNK:
+            case S_IFREG:
                 lines.append("\(path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
             default: continue
             }

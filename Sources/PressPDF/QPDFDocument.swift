@@ -48,10 +48,11 @@ public final class QPDFDocument {
     /// The PDF in `bytes`; `name` is used in messages.
     /// - Throws: `Failure` when qpdf cannot read it even with repair.
     public init(reading bytes: [UInt8], name: String) throws(Failure) {
+        // libqpdf is opened (or its failure thrown) before any of its functions is called.
+        try Self.requireLibrary()
         qpdf = qpdf_init()
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
-        try Self.requireLibrary()
         let source = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, bytes.count))
         _ = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { source.initialize(fromContentsOf: $0) }

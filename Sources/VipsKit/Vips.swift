@@ -21,7 +21,8 @@ import SystemPackage
 /// the program starts threads of its own: it sets the environment libvips will read
 /// (`VipsModules`), and `setenv` is not thread-safe. The first VipsKit call that reaches
 /// libvips, on whatever thread, then opens it (`requireLoaded`); a libvips that cannot be
-/// opened ends the process with a message naming the file and the cause.
+/// opened (missing, lacking a function, another version) throws a `VipsError` naming the
+/// file and the cause to that call and every later one.
 public enum Vips {
     /// Opens libvips and runs `vips_init` exactly once (Swift runs a global's initialiser
     /// once, thread-safely).
@@ -114,6 +115,14 @@ public enum Vips {
     static func requireLoaded() throws(VipsError) {
         requireStarted()
         try initialised.get()
+    }
+
+    /// Opens and initialises libvips now, if it is not yet (`start` must have run): for a
+    /// caller that must know libvips is there before work whose failures it classifies
+    /// (a decode's failure is the photo's; a missing libvips is not).
+    /// - Throws: `VipsError` naming the file, or the function missing, and the cause.
+    public static func open() throws(VipsError) {
+        try requireLoaded()
     }
 
     /// The libvips version cardrender was compiled against (no initialisation needed).

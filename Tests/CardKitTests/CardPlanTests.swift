@@ -80,4 +80,43 @@ struct CardPlanTests {
                     box: PixelBox(left: 56, top: 0, right: 1804, bottom: 1240), size: Size(width: 1748, height: 1240),
                     quarters: 0, x: 0, y: 0))
     }
+
+    /// A quarter-turned photo's visible part, turned back into the scaled photo: each of the
+    /// four turns, moved partly out of the window, shows the box of the photo that lands
+    /// there (worked out by hand for a 30 x 20 photo in a 25 x 16 window).
+    @Test("quarter turns map the window's visible part back to the scaled photo")
+    func quarterTurnedBoxes() {
+        let photo = Size(width: 30, height: 20)
+        let window = PixelBox(left: 0, top: 0, right: 25, bottom: 16)
+        // Centred at (20, 8): unturned, the 30 x 20 photo spans x 5...35, y -2...18.
+        let centre = (x: 20.0, y: 8.0)
+        #expect(
+            CardPlan.quarterTurned(photo, quarters: 0, centre: centre, window: window)
+                == .region(
+                    box: PixelBox(left: 0, top: 2, right: 20, bottom: 18), size: Size(width: 20, height: 16),
+                    quarters: 0, x: 5, y: 0))
+        // A quarter turn clockwise: 20 x 30, spanning x 10...30, y -7...23; the window shows
+        // x 10...25 (turned columns 0...15) and y 0...16 (turned rows 7...23). Turned column c
+        // is photo row 19 - c, turned row r is photo column r.
+        #expect(
+            CardPlan.quarterTurned(photo, quarters: 1, centre: centre, window: window)
+                == .region(
+                    box: PixelBox(left: 7, top: 5, right: 23, bottom: 20), size: Size(width: 16, height: 15),
+                    quarters: 1, x: 10, y: 0))
+        // A half turn: spans x 5...35, y -2...18 as unturned, the photo upside down.
+        #expect(
+            CardPlan.quarterTurned(photo, quarters: 2, centre: centre, window: window)
+                == .region(
+                    box: PixelBox(left: 10, top: 2, right: 30, bottom: 18), size: Size(width: 20, height: 16),
+                    quarters: 2, x: 5, y: 0))
+        // Three quarters: turned column c is photo row c, turned row r is photo column 29 - r.
+        #expect(
+            CardPlan.quarterTurned(photo, quarters: 3, centre: centre, window: window)
+                == .region(
+                    box: PixelBox(left: 7, top: 0, right: 23, bottom: 15), size: Size(width: 16, height: 15),
+                    quarters: 3, x: 10, y: 0))
+        // Pushed wholly out: the background alone.
+        #expect(CardPlan.quarterTurned(photo, quarters: 1, centre: (60, 8), window: window) == .background)
+        #expect(CardPlan.rotated(photo, degrees: 45, centre: (-40, -40), window: window) == .background)
+    }
 }

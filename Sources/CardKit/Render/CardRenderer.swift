@@ -110,8 +110,12 @@ public struct CardRenderer: Sendable {
         var versos: [RenderedSide] = []
         let hasBack = spec.message != nil || !spec.recipients.isEmpty
         if hasBack {
-            let backs = try VersoRenderer().render(
-                message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
+            // A message the back cannot hold is the spec's (CardSpecError passes through);
+            // anything else failing there is cardrender's.
+            let backs = try CardRenderFailure.during(.back, file: specFile) {
+                try VersoRenderer().render(
+                    message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
+            }
             versos = try backs.map { back in
                 try CardRenderFailure.during(.back, file: specFile) {
                     try CardOutputs(printSize: Size(width: back.width, height: back.height), settings: settings)
@@ -120,8 +124,11 @@ public struct CardRenderer: Sendable {
             }
         }
         if let press = settings.printFile.press, let pixels = executed.pixels {
-            let postcards = try pressPostcards(
-                press, front: pixels, spec: spec, hasBack: hasBack, title: photo.name, specFile: specFile)
+            // Our own PDF failing its separation, writing or preflight is cardrender's defect.
+            let postcards = try CardRenderFailure.during(.encoding, file: photo.name) {
+                try pressPostcards(
+                    press, front: pixels, spec: spec, hasBack: hasBack, title: photo.name, specFile: specFile)
+            }
             front = front.withPrint(postcards[0])
             // The first back is page 2 of the front's file; each further recipient has its own.
             for index in versos.indices {

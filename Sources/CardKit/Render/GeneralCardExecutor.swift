@@ -13,6 +13,9 @@ struct GeneralCardExecutor: CardExecutor {
     var path: RenderPath { .general }
 
     func front(_ plan: CardPlan, photo: ImageData, keepPixels: Bool) throws -> ExecutedFront {
+        // libvips opened before the damage handler: a missing or refused libvips is not a
+        // damaged photo (the header of a JPEG is read without it).
+        try Vips.open()
         let placer = PhotoPlacer(plan: plan, policy: settings.policy)
         let (decoded, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
             try placer.decode(photo, strict: strict)

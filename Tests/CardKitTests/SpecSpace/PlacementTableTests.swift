@@ -84,4 +84,40 @@ struct PlacementTableTests {
             #expect(difference <= 1.5, "fast and general differ by \(difference)")
         }
     }
+
+    /// Any angle lands where libvips's own `rotate` of the whole scaled photo puts it, turned
+    /// the right way: the window (placed by the plan's boxes alone) against the whole photo
+    /// scaled, turned and embedded at its centre, and against the opposite turn.
+    @Test("any angle is turned clockwise about the window centre, as the whole photo turned", arguments: [33.0, -71.5])
+    func anyAngleMatchesTheWholePhotoTurned(_ degrees: Double) throws {
+        let photo = try ImageData(
+            contentsOfFile: Fixtures.photo("orientation/Landscape_1.jpg"), maxBytes: 64 << 20)
+        let (offsetX, offsetY) = (0.12, -0.08)
+        func window(_ turn: Double) throws -> VImage {
+            let spec = CardSpec(
+                placement: .transform(scale: 1.3, rotation: turn, offsetX: offsetX, offsetY: offsetY),
+                format: CardFormat(size: .a6, dpi: 150, bleed: 0), background: [0x20, 0x40, 0x80])
+            let card = try CardRenderer(catalogue: nil, settings: .init(engine: .general))
+                .render(photo: photo, spec: spec, specFile: "angle")
+            return try Fixtures.load(card.front.print, name: "angle \(turn)")
+        }
+        let ours = try window(degrees)
+        // The reference: the whole photo scaled to the cover x 1.3, turned by libvips's rotate
+        // (its bounding box centred on the photo's centre), centred at the window's centre
+        // plus the offsets.
+        let (width, height) = (ours.width, ours.height)
+        let cover = max(Double(width) / 1800, Double(height) / 1200) * 1.3
+        let scaled = try photo.decode(policy: .default, strict: true).opaqueSRGB().resized(scale: cover)
+        let turned = try scaled.rotated(degrees: degrees, background: [0x20, 0x40, 0x80])
+        let x = Int((Double(width) * (0.5 + offsetX) - Double(turned.width) / 2).rounded())
+        let y = Int((Double(height) * (0.5 + offsetY) - Double(turned.height) / 2).rounded())
+        let reference = try turned.embedded(x: x, y: y, width: width, height: height, background: [0x20, 0x40, 0x80])
+        let difference = try ours.meanAbsoluteDifference(to: reference.inMemory())
+        // Within 6 of 255: the reference is another pipeline (the whole photo reduced, rotate's
+        // bounding box placed to the nearest pixel: up to half a pixel apart). The opposite turn
+        // must be far further away, or the test would not see a wrong direction.
+        #expect(difference <= 6, "\(degrees) degrees: \(difference) of 255 from the whole photo turned")
+        let opposite = try window(-degrees).meanAbsoluteDifference(to: reference.inMemory())
+        #expect(opposite > 4 * max(difference, 1), "the opposite turn is as close (\(opposite)): no direction")
+    }
 }
