@@ -3,7 +3,7 @@
 # whole range, every dpi up to 1200. The test suite runs 200 of the same generator at
 # 72-300 dpi; this is the long walk. A failure prints the spec, its seed and index, and the
 # photo: paste the JSON into a .card.json beside that photo to replay it with
-# `cardrender render --engine auto|general`.
+# `cardrender render DIR --out OUT --no-cache --engine auto|general`.
 # Usage: bash scripts/fuzz-specs.sh [N] [SEED]
 set -euo pipefail
 cd "$(dirname "$0")/.."
