@@ -36,14 +36,28 @@ extension ImageData {
     ///   - policy: accepted formats and the pixel limit, enforced before any decoding.
     ///   - strict: fail on damaged data rather than render what decodes.
     ///   - autoOrient: turn the image upright from its EXIF orientation (default).
+    ///   - sequential: read once from top to bottom (`access=sequential`), keeping only the
+    ///     rows in use, for a caller that takes one box of the image into memory: libvips
+    ///     otherwise decodes a random-access image whole on first use. A photo stored turned
+    ///     (EXIF 2-8) is read randomly all the same: turning it upright needs every row.
     /// - Throws: `ImageInputError` when the bytes are not an accepted raster format or
     ///   declare too many pixels, `VipsError` (`image_new_from_source`, `autorot`).
-    public func decode(policy: DecodePolicy = .default, strict: Bool, autoOrient: Bool = true) throws -> VImage {
+    public func decode(
+        policy: DecodePolicy = .default, strict: Bool, autoOrient: Bool = true, sequential: Bool = false
+    ) throws -> VImage {
         _ = try acceptedFormat(of: policy.formats)
-        let image = try openImage(
-            access: VIPS_ACCESS_RANDOM, failOn: strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE)
+        let image = try opened(sequential: sequential, failOn: strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE)
         try checkPixels(image.width, image.height, policy: policy)
         return autoOrient ? try image.autoOriented() : image
+    }
+
+    /// The bytes opened sequentially when asked and the image is stored upright, else randomly.
+    private func opened(sequential: Bool, failOn: VipsFailOn, options: String = "") throws(VipsError) -> VImage {
+        if sequential {
+            let image = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: failOn, options: options)
+            if image.orientation == 1 { return image }
+        }
+        return try openImage(access: VIPS_ACCESS_RANDOM, failOn: failOn, options: options)
     }
 
     /// Decodes, auto-oriented, at the smallest JPEG DCT scale (1/2, 1/4, 1/8) that is still
@@ -55,12 +69,13 @@ extension ImageData {
     /// - Throws: `ImageInputError` for refused formats and over-limit sizes, `VipsError`
     ///   naming this input.
     /// libvips: `vips_image_new_from_source` with `shrink`, `vips_autorot`.
-    public func decode(policy: DecodePolicy = .default, strict: Bool, atLeast width: Int, height: Int) throws
-        -> VImage
-    {
+    /// - Parameter sequential: as for `decode(policy:strict:autoOrient:sequential:)`.
+    public func decode(
+        policy: DecodePolicy = .default, strict: Bool, atLeast width: Int, height: Int, sequential: Bool = false
+    ) throws -> VImage {
         let format = try acceptedFormat(of: policy.formats)
         let failOn = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
-        guard format == .jpeg else { return try decode(policy: policy, strict: strict) }
+        guard format == .jpeg else { return try decode(policy: policy, strict: strict, sequential: sequential) }
         let header = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
         try checkPixels(header.width, header.height, policy: policy)
         let swapped = header.orientation >= 5
@@ -69,7 +84,7 @@ extension ImageData {
         while shrink < 8 && header.width / (shrink * 2) >= neededWidth && header.height / (shrink * 2) >= neededHeight {
             shrink *= 2
         }
-        return try openImage(access: VIPS_ACCESS_RANDOM, failOn: failOn, options: "[shrink=\(shrink)]").autoOriented()
+        return try opened(sequential: sequential, failOn: failOn, options: "[shrink=\(shrink)]").autoOriented()
     }
 }
 

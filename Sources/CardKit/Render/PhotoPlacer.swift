@@ -12,51 +12,61 @@ struct PhotoPlacer {
     let policy: DecodePolicy
 
     /// What `decode` read: `image`, whose pixel (0, 0) is pixel (`left`, `top`) of the
-    /// upright photo decoded at `scale` of its size (1 unless shrunk on load).
+    /// upright photo decoded at its load scale, `canvas` in size (the photo itself, or shrunk
+    /// on load when reducing).
     struct Decoded {
         let image: VImage
         let left: Int
         let top: Int
-        /// Decoded pixels per upright photo pixel, across and down.
-        let scale: (x: Double, y: Double)
+        let canvas: Size
     }
 
-    /// The pixels the window needs, in memory (nil: the window shows none of the photo).
-    /// Enlarging, only the box of the photo the window shows (and the interpolation's reach)
-    /// is kept; reducing, the photo shrunk on load (already no larger than the card needs).
+    /// The pixels the window needs, in memory (nil: the window shows none of the photo): the
+    /// box of the photo at its load scale that the window's box reads, widened by the
+    /// resampler's reach, and no more. The photo is read sequentially (libvips decodes a
+    /// random-access image whole on first use), unless it is stored turned (EXIF 2-8), which
+    /// needs every row to stand upright, or is an HEIF (HEVC decodes whole).
     /// - Parameter strict: any damage is an error (else what decodes is used).
     /// - Throws: `ImageInputError`, and `VipsError` for damaged data.
     func decode(_ data: ImageData, strict: Bool) throws -> Decoded? {
-        let photo = plan.layout.photo
+        let scaled = plan.scaledPhoto
+        let decoded: VImage
         let box: PixelBox
         switch plan.source {
         case .background:
             return nil
         case .enlargedCrop(let x, let y, let width, let height):
+            decoded = try data.decode(policy: policy, strict: strict, sequential: true)
             box = PixelBox(left: x, top: y, right: x + width, bottom: y + height)
         case .region(let region, _, _, _, _), .rotated(let region, _, _, _, _):
-            let scaled = plan.scaledPhoto
+            let margin: Double
             if plan.layout.photoScale < 1 {
-                let decoded = try data.decode(
-                    policy: policy, strict: strict, atLeast: scaled.width, height: scaled.height)
-                let image = try decoded.opaqueSRGB(background: plan.background).inMemory()
-                return Decoded(
-                    image: image, left: 0, top: 0,
-                    scale: (Double(image.width) / Double(photo.width), Double(image.height) / Double(photo.height)))
+                // Shrunk on load; then libvips's resize (a box shrink by whole factors, then
+                // Lanczos3 for the rest) reads up to 4 of its steps beyond the box.
+                decoded = try data.decode(
+                    policy: policy, strict: strict, atLeast: scaled.width, height: scaled.height, sequential: true)
+                let step = max(
+                    Double(decoded.width) / Double(scaled.width), Double(decoded.height) / Double(scaled.height))
+                margin = 8 * step.rounded(.up) + 8
+            } else {
+                // Enlarged by a bicubic, which reads 2 pixels beyond the box.
+                decoded = try data.decode(policy: policy, strict: strict, sequential: true)
+                margin = 3
             }
-            // The region in the upright photo's pixels, widened by the bicubic's reach (2).
-            let (fx, fy) = (Double(photo.width) / Double(scaled.width), Double(photo.height) / Double(scaled.height))
+            let (fx, fy) = (
+                Double(decoded.width) / Double(scaled.width), Double(decoded.height) / Double(scaled.height)
+            )
             box = PixelBox.enclosing(
                 [
                     (Double(region.left) * fx, Double(region.top) * fy),
                     (Double(region.right) * fx, Double(region.bottom) * fy),
-                ], margin: 3
-            ).intersection(PixelBox(left: 0, top: 0, right: photo.width, bottom: photo.height))
+                ], margin: margin
+            ).intersection(PixelBox(left: 0, top: 0, right: decoded.width, bottom: decoded.height))
         }
-        let image = try data.decode(policy: policy, strict: strict)
-            .extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
+        let image = try decoded.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
             .opaqueSRGB(background: plan.background).inMemory()
-        return Decoded(image: image, left: box.left, top: box.top, scale: (1, 1))
+        return Decoded(
+            image: image, left: box.left, top: box.top, canvas: Size(width: decoded.width, height: decoded.height))
     }
 
     /// The photo window: `plan.layout.window`'s size, the photo placed on the background.
@@ -99,20 +109,25 @@ struct PhotoPlacer {
     }
 
     /// `box` of the scaled photo (`plan.scaledPhoto`'s pixels) from what `decode` read:
-    /// reduced from the photo shrunk on load, or enlarged from the decoded box alone by a
-    /// bicubic whose pixel centres fall where the whole photo's enlargement puts them.
+    /// reduced by libvips's resize of the decoded photo (its box put back at its place on a
+    /// canvas of the photo's size, so every pixel of `box` is computed as from the whole
+    /// photo: only the box and its margin are read), or enlarged from the decoded box alone
+    /// by a bicubic whose pixel centres fall where the whole photo's enlargement puts them.
     private func scaled(_ decoded: Decoded, box: PixelBox) throws -> VImage {
         let scaledPhoto = plan.scaledPhoto
-        let photo = plan.layout.photo
         if plan.layout.photoScale < 1 {
-            return try fitted(decoded.image, width: scaledPhoto.width, height: scaledPhoto.height)
+            let canvas = try decoded.image.embedded(
+                x: decoded.left, y: decoded.top, width: decoded.canvas.width, height: decoded.canvas.height,
+                background: [0, 0, 0])
+            return try fitted(canvas, width: scaledPhoto.width, height: scaledPhoto.height)
                 .extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
         }
         // Scaled pixel j (centre j + 1/2) is at (j + 1/2) / s in the photo, decoded pixel
         // (j + 1/2) / s - 1/2 - left: output = s x (input + 1/2 + left) - 1/2 (here j counts
         // from the box's left).
         let (sx, sy) = (
-            Double(scaledPhoto.width) / Double(photo.width), Double(scaledPhoto.height) / Double(photo.height)
+            Double(scaledPhoto.width) / Double(decoded.canvas.width),
+            Double(scaledPhoto.height) / Double(decoded.canvas.height)
         )
         return try decoded.image.transformed(
             matrix: (sx, 0, 0, sy), inputOffset: (0.5 + Double(decoded.left), 0.5 + Double(decoded.top)),
