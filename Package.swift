@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "RenderCache", targets: ["RenderCache"]),
         .library(name: "CardPipeline", targets: ["CardPipeline"]),
         .library(name: "ThumbServer", targets: ["ThumbServer"]),
+        .library(name: "CardService", targets: ["CardService"]),
         .executable(name: "cardrender", targets: ["cardrender"]),
     ],
     dependencies: [
@@ -59,6 +60,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     ],
     targets: [
         // The libvips C API's headers (apt `libvips-dev`); the library is opened by CLazyLibraries.
@@ -168,6 +173,29 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The postcard service (`/v1`): photos, previews, orders on a durable queue in SQLite
+        // or PostgreSQL, print runs. Generated/ is swift-openapi-generator's output for
+        // openapi.yaml, made by scripts/generate-openapi.sh and committed (see that script).
+        .target(
+            name: "CardService",
+            dependencies: [
+                "ImageCore", "PressKit", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "ObjectStore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["openapi.yaml"]
+        ),
         .executableTarget(
             name: "cardrender",
             dependencies: [
@@ -178,6 +206,7 @@ let package = Package(
                 "FileUtilities",
                 "VipsKit",
                 "ThumbServer",
+                "CardService",
                 "ObjectStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -215,6 +244,18 @@ let package = Package(
             dependencies: ["ImageCore", "PressKit", "cardrender", "CardPipeline", "VipsKit", "TestSupport"],
             // The expected help texts; HelpTextTests reads them by path from the source tree.
             exclude: ["Help"]),
+        .testTarget(
+            name: "CardServiceTests",
+            dependencies: [
+                "ImageCore", "CardService", "ThumbServer", "cardrender", "CardKit", "CardPipeline", "RenderCache",
+                "VipsKit", "TestSupport", "PressKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "ThumbServerTests",
             dependencies: [

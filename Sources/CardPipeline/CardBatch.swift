@@ -89,6 +89,7 @@ public struct CardBatch: Sendable {
             let photoPath = try photo(for: job, spec: spec)
             outcome.input = photoPath
             let rendering = CachedRendering(cache: cache, maxBytes: renderer.settings.policy.maxFileBytes)
+            let maker = CardMaker(renderer: renderer, cache: cache)
             let result = try rendering.run(
                 path: photoPath,
                 open: allowsPhotosOutsideInputs
@@ -96,15 +97,9 @@ public struct CardBatch: Sendable {
                     : { path in
                         try spec.photo == nil ? openWalked(job, photo: path) : openConfined(job, spec: spec)
                     },
-                key: { digest, cache in
-                    try CacheKey(
-                        inputDigest: digest, recipe: CardRecipe(spec: spec, renderer: renderer, memo: cache.memo),
-                        versions: CacheVersions.current)
-                },
+                key: { digest, cache in try maker.key(digest: digest, spec: spec, cache: cache) },
                 fromEntry: FinishedCard.init(entry:),
-                render: { data, _ in
-                    FinishedCard(try renderer.render(photo: data, spec: spec, specFile: job.spec ?? "defaults"))
-                },
+                render: { data, _ in try maker.render(photo: data, spec: spec, specFile: job.spec ?? "defaults") },
                 toEntry: { try $0.entry() })
             let card = result.output
             var names: [CardOutcome.Outputs] = []

@@ -7,27 +7,29 @@ import RenderCache
     import Foundation
 #endif
 
-/// A finished card as the batch writes it: its sides (front first, then one back per
-/// recipient) and what was measured. It becomes a cache entry only when stored, and is
-/// read back from one on a hit; the entry's part names live here and nowhere else.
-struct FinishedCard: Sendable {
+/// A finished card as the batch writes it and the service stores it: its sides (front
+/// first, then one back per recipient) and what was measured. It becomes a cache entry only
+/// when stored, and is read back from one on a hit; the entry's part names live here and
+/// nowhere else.
+public struct FinishedCard: Sendable {
     /// Front, then backs.
-    var sides: [RenderedSide]
+    public var sides: [RenderedSide]
     /// The measurements the report needs.
-    var record: Record
+    public var record: Record
 
     /// What a card remembers besides its files.
-    struct Record: Codable, Sendable {
-        var sideSizes: [CardOutcome.Sizes]
-        var effectiveDPI: Double
-        var quality: PrintQuality
-        var frame: String?
-        var effect: String
-        var warning: String?
-        var path: RenderPath
+    public struct Record: Codable, Sendable {
+        public var sideSizes: [CardOutcome.Sizes]
+        public var effectiveDPI: Double
+        public var quality: PrintQuality
+        public var frame: String?
+        public var effect: String
+        public var warning: String?
+        public var path: RenderPath
     }
 
-    init(_ card: RenderedCard) {
+    /// The finished form of a card the renderer made.
+    public init(_ card: RenderedCard) {
         sides = [card.front] + card.versos
         record = Record(
             sideSizes: sides.map { CardOutcome.Sizes(print: $0.printSize, sample: $0.sampleSize, small: $0.smallSize) },
@@ -36,7 +38,7 @@ struct FinishedCard: Sendable {
     }
 
     /// The card a cache entry holds, or nil when the entry is not a whole card.
-    init?(entry: CacheEntry) {
+    public init?(entry: CacheEntry) {
         guard let record = try? JSONDecoder().decode(Record.self, from: entry.metadata) else { return nil }
         var sides: [RenderedSide] = []
         for (index, sizes) in record.sideSizes.enumerated() {
@@ -54,7 +56,7 @@ struct FinishedCard: Sendable {
     }
 
     /// The cache entry: parts `<side>.print`, `<side>.sample`, `<side>.small`; the record as metadata.
-    func entry() throws -> CacheEntry {
+    public func entry() throws -> CacheEntry {
         var parts: [(name: String, data: Data)] = []
         for (index, side) in sides.enumerated() {
             parts += [("\(index).print", side.print), ("\(index).sample", side.sample), ("\(index).small", side.small)]

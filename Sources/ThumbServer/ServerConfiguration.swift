@@ -9,7 +9,7 @@ import VipsKit
 public struct ServerConfiguration: Sendable {
     /// The directory whose images are served, or `s3://BUCKET/PREFIX` (with
     /// `bucketClient`); nothing outside it is ever read.
-    public var root: String
+    public var root: String?
     /// The client of the store an `s3://` root is in.
     public var bucketClient: S3Client?
     /// Address to listen on (default 127.0.0.1: put a web server in front).
@@ -46,7 +46,7 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int
 
     public init(
-        root: String,
+        root: String?,
         host: String = "127.0.0.1",
         port: Int = 8080,
         memoryCacheBytes: Int = 64 << 20,

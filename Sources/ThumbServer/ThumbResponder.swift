@@ -3,16 +3,20 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The server's routes: `/thumb/…`, `/healthz`, `/metrics`; anything else is 404.
+/// The server's routes: `/thumb/…`, `/healthz`, `/metrics`, and `/v1/…` when the postcard
+/// service is on; anything else is 404.
 ///
 /// A plain responder rather than a `Router`: `/thumb` needs the raw, still-encoded path (its
-/// checks are in `RootDirectory`), and three prefix tests are all the routing there is.
-/// Every request ends with one log line and its metrics (`AccessLog`).
+/// checks are in `RootDirectory`), and a few prefix tests are all the routing there is; `/v1`
+/// goes to the service's own router. Every request ends with one log line and its metrics
+/// (`AccessLog`).
 struct ThumbResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     let service: ThumbService
     let accessLog: AccessLog
+    /// The postcard service's routes (`/v1/…`), if it is on.
+    let api: (any HTTPResponder<BasicRequestContext>)?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -22,6 +26,13 @@ struct ThumbResponder: HTTPResponder {
         if path.hasPrefix(ThumbService.prefix) {
             route = "thumb"
             response = await service.respond(to: request)
+        } else if let api, path == "/v1" || path.hasPrefix("/v1/") {
+            route = "v1"
+            response = try await api.respond(to: request, context: context)
+        } else if path == "/healthz" || path == "/metrics", request.method != .get, request.method != .head {
+            // As /thumb/ answers: the resource exists, not for this method (RFC 9110 section 15.5.6).
+            route = path == "/healthz" ? "healthz" : "metrics"
+            response = ThumbService.response(for: .methodNotAllowed)
         } else if path == "/healthz" {
             route = "healthz"
             response = Self.text("ok\n", contentType: "text/plain; charset=utf-8")

@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import RenderCache
+import ServiceLifecycle
 
 /// Builds the thumbnail server: `cardrender serve` runs it, the tests run it on 127.0.0.1.
 public enum ThumbServerApplication {
@@ -15,17 +16,21 @@ public enum ThumbServerApplication {
     ///   - configuration: the settings.
     ///   - cache: the cache thumbnails are kept in.
     ///   - logger: where request lines and errors go.
+    ///   - api: the postcard service's responder for `/v1/…` (`PostcardServiceApplication`), if on.
+    ///   - services: run beside the server (the postcard service's queue).
     ///   - onRunning: called once the socket listens, with the port (useful with port 0).
     /// - Throws: `RootDirectoryError` when the root cannot be served.
     public static func build(
         configuration: ServerConfiguration,
         cache: LocalCache,
         logger: Logger,
+        api: (any HTTPResponder<BasicRequestContext>)? = nil,
+        services: [any Service] = [],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> (application: some ApplicationProtocol, service: ThumbService) {
         let service = try ThumbService(configuration: configuration, cache: cache, logger: logger)
         let accessLog = AccessLog(logger: logger, metrics: service.metrics)
-        let responder = ThumbResponder(service: service, accessLog: accessLog)
+        let responder = ThumbResponder(service: service, accessLog: accessLog, api: api)
         let maintenance = CacheMaintenance(
             cache: service.cache, pool: service.pool, interval: .seconds(600), logger: logger)
         let application = Application(
@@ -38,7 +43,7 @@ public enum ThumbServerApplication {
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
-            services: [service.pool, maintenance],
+            services: [service.pool, maintenance] + services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )

@@ -23,7 +23,8 @@ public final class ThumbService: Sendable {
     public let pool: WorkPool
     /// The cache.
     public let cache: LocalCache
-    let source: Source
+    /// Where the photos are; nil for a server without `--root` (`/thumb/` is then 404).
+    let source: Source?
     let signer: URLSigner?
     let thumbnailer: CachedThumbnailer
     /// The photos' DCT-scaled decodes kept for their next widths (`--decoded-photos`).
@@ -69,17 +70,19 @@ public final class ThumbService: Sendable {
     public init(configuration: ServerConfiguration, cache: LocalCache, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        if configuration.root.hasPrefix("s3://") {
-            let path = configuration.root.dropFirst("s3://".count).split(separator: "/", maxSplits: 1)
+        if let root = configuration.root, root.hasPrefix("s3://") {
+            let path = root.dropFirst("s3://".count).split(separator: "/", maxSplits: 1)
             guard let client = configuration.bucketClient, let bucket = path.first else {
                 throw RootDirectoryError(
-                    directory: configuration.root,
+                    directory: root,
                     reason: "an s3://BUCKET/PREFIX root needs the store's endpoint and credentials (AWS_* variables)")
             }
             source = .bucket(
                 BucketRoot(client: client, bucket: String(bucket), prefix: path.count > 1 ? String(path[1]) : ""))
+        } else if let root = configuration.root {
+            source = .directory(try RootDirectory(root))
         } else {
-            source = .directory(try RootDirectory(configuration.root))
+            source = nil
         }
         signer = configuration.signingKey.map(URLSigner.init)
         self.cache = cache
@@ -149,7 +152,7 @@ public final class ThumbService: Sendable {
     /// is current. Nil for everything else (a render, a disk or bucket read, any refusal),
     /// which then takes the asynchronous path, where the same checks run again and decide.
     func answerAtOnce(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields) -> Answer? {
-        guard case .directory(let root) = source,
+        guard case .directory(let root)? = source,
             let asked = try? asked(method: method, path: path, query: query, headers: headers),
             let file = try? root.file(atURLPath: path.dropFirst(Self.prefix.count))
         else { return nil }
@@ -275,6 +278,7 @@ public final class ThumbService: Sendable {
     /// The photo a URL path names under the root.
     private func locate(_ relative: Substring) async throws(ThumbRequestError) -> Photo {
         switch source {
+        case nil: throw .notFound
         case .directory(let root):
             let file = try root.file(atURLPath: relative)
             return Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file))

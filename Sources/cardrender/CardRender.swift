@@ -11,7 +11,7 @@ struct CardRender: AsyncParsableCommand {
         version: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
         subcommands: [
             RenderCommand.self, ThumbCommand.self, ServeCommand.self, SignCommand.self, FramesCommand.self,
-            CacheCommand.self, RunsCommand.self, PreflightCommand.self, ImposeCommand.self,
+            CacheCommand.self, RunsCommand.self, PreflightCommand.self, ImposeCommand.self, KeysCommand.self,
         ]
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
+import CardService
 import Hummingbird
 import Logging
 import ObjectStore
@@ -17,16 +18,20 @@ import VipsKit
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// `cardrender serve`: GD-style thumbnails over HTTP for web servers.
+/// `cardrender serve`: GD-style thumbnails over HTTP for web servers, and the postcard
+/// service's `/v1` for the app.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve thumbnails of the images under a directory or an S3 prefix over HTTP.",
+        abstract: "Serve thumbnails (--root) and the postcard service (--data, --database) over HTTP.",
         discussion: """
-            GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q] \
+            --root: GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q] \
             returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept). \
             With --cache s3://BUCKET, every instance (and every batch) shares the thumbnails \
             it renders; a store that fails is skipped for 30 s, and thumbnails are still served. \
+            --data DIR (and --database postgres://... for several nodes): the postcard service \
+            under /v1 (photos, previews, cards, print runs; API keys from `cardrender keys`; \
+            its OpenAPI document at /v1/openapi.json; docs/service.md). \
             Also GET /healthz and GET /metrics (Prometheus). One log line per request on \
             stderr. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0.
             """
@@ -36,7 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "The directory whose images are served, or s3://BUCKET[/PREFIX] for photos in an S3 bucket (AWS_* variables; one HEAD per request, a download only to render).",
             valueName: "dir|s3-url"))
-    var root: String
+    var root: String?
+
+    @OptionGroup var postcards: ServiceOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -95,7 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var decode: DecodeOptions
 
     func validate() throws {
-        if root.hasPrefix("s3://") {
+        guard root != nil || postcards.isOn else {
+            throw ValidationError("Give --root (thumbnails), --data (the postcard service), or both.")
+        }
+        if let root, root.hasPrefix("s3://") {
             guard root.count > "s3://".count, !root.dropFirst("s3://".count).hasPrefix("/") else {
                 throw ValidationError("--root: expected s3://BUCKET or s3://BUCKET/PREFIX; received '\(root)'.")
             }
@@ -145,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             root: root, host: host, port: port, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth,
             workers: workers, queueLimit: queue, maxAge: maxAge, signingKey: signingKey, policy: decode.policy,
             engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections,
-            bucketClient: root.hasPrefix("s3://") ? CacheOptions.client() : nil)
+            bucketClient: root?.hasPrefix("s3://") == true ? CacheOptions.client() : nil)
         configuration.decodedPhotoBytes = decodedPhotos.bytes
         // Each worker is a core already; more libvips threads per image only compete.
         Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
@@ -162,19 +172,38 @@ struct ServeCommand: AsyncParsableCommand {
             ) {
                 [logger] in logger.warning("\($0)")
             }
+            let postcardService = try await postcards.open(
+                decode: decode.policy, engine: engine, shared: shared, workers: workers, logger: logger)
+            let api = try postcardService.map { try PostcardServiceApplication.build(service: $0, logger: logger) }
             let (application, _) = try ThumbServerApplication.build(
-                configuration: configuration, cache: store, logger: logger
-            ) { [host, root, signingKey] port in
-                Console.error(
-                    "cardrender: serving \(root) on http://\(host):\(port)/thumb/ "
-                        + "(signed URLs \(signingKey == nil ? "off" : "on"))")
+                configuration: configuration, cache: store, logger: logger, api: api?.responder,
+                services: api?.services ?? []
+            ) { [host, root, signingKey, postcards] port in
+                if let root {
+                    Console.error(
+                        "cardrender: serving \(root) on http://\(host):\(port)/thumb/ "
+                            + "(signed URLs \(signingKey == nil ? "off" : "on"))")
+                }
+                if postcards.isOn {
+                    Console.error(
+                        "cardrender: the postcard service on http://\(host):\(port)/v1/ (\(postcards.databaseName))")
+                }
             }
-            try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            do {
+                try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            } catch {
+                await postcardService?.shutdown()
+                throw error
+            }
+            await postcardService?.shutdown()
         } catch let error as RootDirectoryError {
             Console.error("cardrender: \(error)")
             throw ExitCode(64)
         } catch let error as CacheError {
             Console.error("cardrender: the cache cannot be used: \(error)")
+            throw ExitCode(64)
+        } catch let error as ServiceDatabaseError {
+            Console.error("cardrender: the postcard service cannot start: \(error)")
             throw ExitCode(64)
         } catch {
             Console.error("cardrender: cannot serve: \(error)")

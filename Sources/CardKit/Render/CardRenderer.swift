@@ -81,24 +81,7 @@ public struct CardRenderer: Sendable {
     ///   photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
-        var spec = spec
-        if let press = settings.printFile.press { spec.format = press.cardFormat }
-        let header = try photo.photoHeader(policy: settings.policy)
-        // The spec's limits and its text before any pixel work: a card refused for its spec
-        // costs no decode (the photo's header, read just above, is checked first).
-        try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)
-        try VersoRenderer().check(
-            message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
-        let frame = try resolveFrame(spec, specFile: specFile)
-        let plan = try CardPlan(
-            spec: spec, photo: photo, header: header, frame: frame,
-            effect: spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal,
-            art: { layout in
-                try frame.map { frame in
-                    try catalogue!.overlay(
-                        frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
-                }
-            }, settings: settings, specFile: specFile)
+        let (spec, frame, plan) = try prepare(photo: photo, spec: spec, specFile: specFile)
         let layout = plan.layout
         // A press's PDF needs the print pixels (separated to CMYK); otherwise the print file is
         // encoded as the pixels are made (streamed when the fast executor can).
@@ -170,6 +153,30 @@ public struct CardRenderer: Sendable {
                 specFile: specFile)
             return try checked(try document.pdf(photo: photo, back: back, title: title))
         }
+    }
+
+    /// The spec as the renderer takes it (a press's card format), its frame and its plan,
+    /// after every check that needs no pixels.
+    func prepare(photo: ImageData, spec: CardSpec, specFile: String) throws -> (CardSpec, FrameDesign?, CardPlan) {
+        var spec = spec
+        if let press = settings.printFile.press { spec.format = press.cardFormat }
+        let header = try photo.photoHeader(policy: settings.policy)
+        // The spec's limits and its text before any pixel work: a card refused for its spec
+        // costs no decode (the photo's header, read just above, is checked first).
+        try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)
+        try VersoRenderer().check(
+            message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
+        let frame = try resolveFrame(spec, specFile: specFile)
+        let plan = try CardPlan(
+            spec: spec, photo: photo, header: header, frame: frame,
+            effect: spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal,
+            art: { layout in
+                try frame.map { frame in
+                    try catalogue!.overlay(
+                        frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
+                }
+            }, settings: settings, specFile: specFile)
+        return (spec, frame, plan)
     }
 
     private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {

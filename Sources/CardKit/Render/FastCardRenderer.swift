@@ -55,6 +55,15 @@ struct FastCardRenderer {
 
     /// The side from its print file and sample: the sample and the small image (made from
     /// the sample, as on the general path: 4x less to read) encoded as the plan's outputs say.
+    /// The sample alone, as `encode` makes it (a preview's bytes).
+    func encodeSample(_ print: MemoryImage, plan: CardPlan) throws -> Data {
+        let sample = PixelKernels.resize(print, width: plan.sampleSize.width, height: plan.sampleSize.height)
+        guard let data = try FastEncoder.encode(sample, CardOutputs.sample) else {
+            preconditionFailure("FastCardRenderer: the sample's encoding is libjpeg's")
+        }
+        return data
+    }
+
     func encode(print: [UInt8], sample: MemoryImage, plan: CardPlan) throws -> RenderedSide {
         let small = PixelKernels.resize(sample, width: plan.smallSize.width, height: plan.smallSize.height)
         guard let sampleData = try FastEncoder.encode(sample, CardOutputs.sample),

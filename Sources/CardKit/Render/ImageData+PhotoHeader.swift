@@ -8,7 +8,7 @@ extension ImageData {
     /// libjpeg cannot read, or one for libvips's colour management (CMYK, a non-sRGB
     /// profile), gets libvips's reading, and so its words for a damaged header, as before.
     /// - Throws: as `header(policy:)`.
-    func photoHeader(policy: DecodePolicy) throws -> ImageHeader {
+    public func photoHeader(policy: DecodePolicy) throws -> ImageHeader {
         let info = withUnsafeBytes { bytes -> JPEGCodec.Info? in
             // libvips's JPEG loader claims bytes by these two (`vips__isjpeg_source`).
             guard bytes.count > 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }

@@ -44,3 +44,18 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 }
+
+extension JSONValue: Encodable {
+    /// Writes the value back as JSON (a spec the service stores per recipient).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Logging
+import ServiceLifecycle
+
+/// This node's renderers of the durable queue: each claims the oldest queued card (or one
+/// whose node died: its lease ran out) in the database, renders it into the store and
+/// records the result. Any number of nodes share one queue (PostgreSQL); a card is claimed
+/// by one at a time and becomes `ready` once.
+public struct CardQueue: Service {
+    let service: PostcardService
+    /// How long an idle renderer waits before asking the database again.
+    let idlePoll: Duration
+
+    public init(service: PostcardService, idlePoll: Duration = .milliseconds(100)) {
+        self.service = service
+        self.idlePoll = idlePoll
+    }
+
+    public func run() async throws {
+        let lease = service.configuration.lease
+        let milliseconds =
+            Int(lease.components.seconds) * 1000 + Int(lease.components.attoseconds / 1_000_000_000_000_000)
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<max(1, service.configuration.renderThreads) {
+                    group.addTask { await renderLoop(leaseMilliseconds: milliseconds) }
+                }
+            }
+        }
+    }
+
+    private func renderLoop(leaseMilliseconds: Int) async {
+        while !Task.isCancelled {
+            do {
+                if let claim = try await service.book.claim(leaseMilliseconds: leaseMilliseconds) {
+                    await service.render(claim)
+                    continue
+                }
+            } catch {
+                service.logger.warning("queue: the database cannot be asked for work (\(error))")
+            }
+            try? await Task.sleep(for: idlePoll)
+        }
+    }
+}

@@ -1,0 +1,322 @@
+import Crypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Everything the service keeps in its database, as operations: API keys, photos, orders
+/// (idempotent), cards and their queue (claimed with a lease), print runs. The SQL is
+/// written once for SQLite and PostgreSQL (`SQLExecutor`).
+public struct OrderBook: Sendable {
+    let database: any ServiceDatabase
+
+    public init(database: any ServiceDatabase) {
+        self.database = database
+    }
+
+    /// Applies the migrations not yet applied (`Migrations`).
+    /// - Returns: the versions applied now.
+    @discardableResult
+    public func migrate() async throws -> [Int] {
+        try await Migrations.apply(to: database)
+    }
+
+    // MARK: API keys
+
+    /// Creates a key named `name`: the secret is returned once and only its SHA-256 is kept.
+    /// - Returns: the key's id and its secret.
+    public func createKey(name: String) async throws -> (id: String, secret: String) {
+        let id = Self.newID("key")
+        let secret = "crk_" + Self.randomHex(32)
+        _ = try await database.execute(
+            "INSERT INTO api_keys (id, name, hash, created) VALUES ($1, $2, $3, $4)",
+            [.text(id), .text(name), .text(Self.hash(secret)), .int(ServiceClock.milliseconds())])
+        return (id, secret)
+    }
+
+    /// The id of the key whose secret is `secret`, or nil when there is none.
+    func keyID(secret: String) async throws -> String? {
+        try await database.execute("SELECT id FROM api_keys WHERE hash = $1", [.text(Self.hash(secret))])
+            .first?.text("id")
+    }
+
+    // MARK: Photos
+
+    /// Records that `owner` uploaded the photo `digest`.
+    /// - Returns: whether it is new to this owner.
+    func addPhoto(owner: String, digest: String, width: Int, height: Int, format: String) async throws -> Bool {
+        let rows = try await database.execute(
+            """
+            INSERT INTO photos (owner, digest, width, height, format, created) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT DO NOTHING RETURNING digest
+            """,
+            [.text(owner), .text(digest), .int(width), .int(height), .text(format), .int(ServiceClock.milliseconds())])
+        return !rows.isEmpty
+    }
+
+    /// The photo `digest` of `owner`, or nil when this owner has none by that id.
+    func photo(owner: String, digest: String) async throws -> (width: Int, height: Int, format: String)? {
+        guard
+            let row = try await database.execute(
+                "SELECT width, height, format FROM photos WHERE owner = $1 AND digest = $2",
+                [.text(owner), .text(digest)]
+            ).first, let width = row.int("width"), let height = row.int("height"), let format = row.text("format")
+        else { return nil }
+        return (width, height, format)
+    }
+
+    // MARK: Orders
+
+    /// What placing an order came to.
+    enum Placed: Sendable, Equatable {
+        /// The answer (JSON), new or that of the first order with the same key and body.
+        case answer(String, replayed: Bool)
+        /// The idempotency key was used before with another body.
+        case keyReused
+    }
+
+    /// Places an order: its cards queued and its answer kept under the idempotency key, in
+    /// one transaction. The same key and body give the first answer again.
+    func place(
+        owner: String, idempotencyKey: String?, bodyDigest: String, cards: [CardRecord], answer: String
+    ) async throws -> Placed {
+        try await database.transaction { sql in
+            if let idempotencyKey {
+                let existing = try await sql.execute(
+                    "SELECT body_digest, answer FROM orders WHERE owner = $1 AND idempotency_key = $2",
+                    [.text(owner), .text(idempotencyKey)])
+                if let row = existing.first {
+                    return row.text("body_digest") == bodyDigest
+                        ? .answer(row.text("answer") ?? "", replayed: true) : .keyReused
+                }
+                // Two nodes placing the same key at once: the second insert fails its unique key.
+                _ = try await sql.execute(
+                    "INSERT INTO orders (owner, idempotency_key, body_digest, answer, created) VALUES ($1, $2, $3, $4, $5)",
+                    [
+                        .text(owner), .text(idempotencyKey), .text(bodyDigest), .text(answer),
+                        .int(ServiceClock.milliseconds()),
+                    ])
+            }
+            for card in cards {
+                _ = try await sql.execute(
+                    """
+                    INSERT INTO cards (id, owner, photo, spec, press, recipient, status, created, updated)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+                    """,
+                    [
+                        .text(card.id), .text(card.owner), .text(card.photo), .text(card.spec), .text(card.press),
+                        .int(card.recipient), .text(card.status.rawValue), .int(card.created),
+                    ])
+            }
+            return .answer(answer, replayed: false)
+        }
+    }
+
+    // MARK: Cards
+
+    /// The card `id` of `owner`, or nil.
+    func card(owner: String, id: String) async throws -> CardRecord? {
+        try await database.execute(
+            "SELECT \(CardRecord.columns) FROM cards WHERE id = $1 AND owner = $2", [.text(id), .text(owner)]
+        ).first.flatMap(CardRecord.init(row:))
+    }
+
+    /// A page of `owner`'s cards, newest first, after the cursor `after` (`created.id`).
+    /// - Returns: the cards and the cursor of the next page (nil on the last).
+    func cards(owner: String, status: CardRecord.Status?, limit: Int, after: (created: Int, id: String)?)
+        async throws -> (cards: [CardRecord], next: (created: Int, id: String)?)
+    {
+        var sql = "SELECT \(CardRecord.columns) FROM cards WHERE owner = $1"
+        var binds: [SQLValue] = [.text(owner)]
+        if let status {
+            binds.append(.text(status.rawValue))
+            sql += " AND status = $\(binds.count)"
+        }
+        if let after {
+            binds += [.int(after.created), .text(after.id)]
+            sql += " AND (created < $\(binds.count - 1) OR (created = $\(binds.count - 1) AND id < $\(binds.count)))"
+        }
+        binds.append(.int(limit + 1))
+        sql += " ORDER BY created DESC, id DESC LIMIT $\(binds.count)"
+        let cards = try await database.execute(sql, binds).compactMap(CardRecord.init(row:))
+        guard cards.count > limit else { return (cards, nil) }
+        let page = Array(cards.prefix(limit))
+        return (page, (page[limit - 1].created, page[limit - 1].id))
+    }
+
+    /// What cancelling a card came to.
+    enum Cancelled: Sendable {
+        case cancelled(CardRecord)
+        case notFound
+        case printed(CardRecord)
+    }
+
+    /// Cancels `owner`'s card `id` unless it is printed (cancelling a cancelled card is no error).
+    func cancel(owner: String, id: String) async throws -> Cancelled {
+        let rows = try await database.execute(
+            """
+            UPDATE cards SET status = 'cancelled', lease_token = NULL, updated = $3
+            WHERE id = $1 AND owner = $2 AND status IN ('queued', 'rendering', 'ready', 'failed')
+            RETURNING \(CardRecord.columns)
+            """, [.text(id), .text(owner), .int(ServiceClock.milliseconds())])
+        if let card = rows.first.flatMap(CardRecord.init(row:)) { return .cancelled(card) }
+        guard let card = try await card(owner: owner, id: id) else { return .notFound }
+        return card.status == .printed ? .printed(card) : .cancelled(card)
+    }
+
+    // MARK: The queue
+
+    /// A card claimed for rendering, with the lease's token.
+    struct Claim: Sendable, Equatable {
+        let card: CardRecord
+        let token: String
+    }
+
+    /// Claims the oldest queued card, or one whose renderer's lease ran out (its node died),
+    /// for `lease` milliseconds. A card whose lease ran out `maxAttempts` times is failed
+    /// instead: it stops every node that renders it.
+    func claim(leaseMilliseconds lease: Int, maxAttempts: Int = 5) async throws -> Claim? {
+        let now = ServiceClock.milliseconds()
+        let token = Self.randomHex(16)
+        return try await database.transaction { sql in
+            _ = try await sql.execute(
+                """
+                UPDATE cards SET status = 'failed', lease_token = NULL, updated = $2,
+                error = 'rendering stopped ' || attempts || ' times without finishing (the node rendering it died each time)'
+                WHERE status = 'rendering' AND lease_until < $2 AND attempts >= $1
+                """, [.int(maxAttempts), .int(now)])
+            let rows = try await sql.execute(
+                """
+                UPDATE cards SET status = 'rendering', lease_token = $1, lease_until = $2, attempts = attempts + 1,
+                updated = $3
+                WHERE id = (SELECT id FROM cards WHERE status = 'queued' OR (status = 'rendering' AND lease_until < $3)
+                ORDER BY created, id LIMIT 1\(database.dialect.skipLocked))
+                RETURNING \(CardRecord.columns)
+                """, [.text(token), .int(now + lease), .int(now)])
+            return rows.first.flatMap(CardRecord.init(row:)).map { Claim(card: $0, token: token) }
+        }
+    }
+
+    /// Records a claimed card's result, if its lease is still this claim's (a card cancelled,
+    /// or taken over after the lease ran out, is not touched).
+    /// - Returns: whether the result was recorded.
+    @discardableResult
+    func finish(_ claim: Claim, status: CardRecord.Status, verdict: String?, error: String?, entryKey: String?)
+        async throws -> Bool
+    {
+        let rows = try await database.execute(
+            """
+            UPDATE cards SET status = $3, verdict = $4, error = $5, entry_key = $6, lease_token = NULL,
+            readied = readied + $7, updated = $8
+            WHERE id = $1 AND lease_token = $2 AND status = 'rendering' RETURNING id
+            """,
+            [
+                .text(claim.card.id), .text(claim.token), .text(status.rawValue), .text(verdict), .text(error),
+                .text(entryKey), .int(status == .ready ? 1 : 0), .int(ServiceClock.milliseconds()),
+            ])
+        return !rows.isEmpty
+    }
+
+    /// Puts a claimed card back in the queue (its store could not be written: try later).
+    func release(_ claim: Claim) async throws {
+        _ = try await database.execute(
+            "UPDATE cards SET status = 'queued', lease_token = NULL WHERE id = $1 AND lease_token = $2",
+            [.text(claim.card.id), .text(claim.token)])
+    }
+
+    /// How many times each of `owner`'s cards became ready (1 each, or the queue is wrong).
+    func readiedCounts(owner: String) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try await database.execute("SELECT id, readied FROM cards WHERE owner = $1", [.text(owner)]) {
+            if let id = row.text("id") { counts[id] = row.int("readied") ?? 0 }
+        }
+        return counts
+    }
+
+    // MARK: Print runs
+
+    /// `owner`'s ready cards of `press`, oldest first, not yet in a run.
+    func readyCards(owner: String, press: String) async throws -> [CardRecord] {
+        try await database.execute(
+            """
+            SELECT \(CardRecord.columns) FROM cards WHERE owner = $1 AND press = $2 AND status = 'ready'
+            ORDER BY created, id
+            """, [.text(owner), .text(press)]
+        ).compactMap(CardRecord.init(row:))
+    }
+
+    /// Records a run and marks its cards printed, all or none.
+    /// - Returns: false when one of the cards is no longer ready (cancelled, or printed by
+    ///   another run meanwhile): nothing is recorded.
+    func recordRun(_ run: PrintRunRecord) async throws -> Bool {
+        try await database.transaction { sql in
+            for card in run.cards {
+                let updated = try await sql.execute(
+                    """
+                    UPDATE cards SET status = 'printed', print_run = $1, updated = $4
+                    WHERE id = $2 AND owner = $3 AND status = 'ready' RETURNING id
+                    """, [.text(run.id), .text(card), .text(run.owner), .int(ServiceClock.milliseconds())])
+                if updated.isEmpty { throw RunConflict() }
+            }
+            _ = try await sql.execute(
+                """
+                INSERT INTO print_runs (id, owner, press, sheet, cards, sheets, created)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """,
+                [
+                    .text(run.id), .text(run.owner), .text(run.press), .text(run.sheet),
+                    .text(run.cards.joined(separator: ",")), .text(run.sheets.joined(separator: ",")),
+                    .int(ServiceClock.milliseconds()),
+                ])
+            return true
+        }
+    }
+
+    /// Thrown inside `recordRun`'s transaction to roll it back.
+    private struct RunConflict: Error {}
+
+    /// `owner`'s run `id`, or nil.
+    func run(owner: String, id: String) async throws -> PrintRunRecord? {
+        guard
+            let row = try await database.execute(
+                "SELECT id, owner, press, sheet, cards, sheets FROM print_runs WHERE id = $1 AND owner = $2",
+                [.text(id), .text(owner)]
+            ).first, let press = row.text("press"), let sheet = row.text("sheet")
+        else { return nil }
+        let list = { (column: String) in (row.text(column) ?? "").split(separator: ",").map(String.init) }
+        return PrintRunRecord(
+            id: id, owner: owner, press: press, sheet: sheet, cards: list("cards"), sheets: list("sheets"))
+    }
+
+    // MARK: Identifiers
+
+    /// A new identifier: `prefix_` and 128 random bits in hex.
+    static func newID(_ prefix: String) -> String { prefix + "_" + randomHex(16) }
+
+    static func randomHex(_ bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
+        }.joined()
+    }
+
+    static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Array(secret.utf8)).map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }
+            .joined()
+    }
+}
+
+/// A print run as the database keeps it.
+struct PrintRunRecord: Sendable, Equatable {
+    let id: String
+    let owner: String
+    let press: String
+    let sheet: String
+    /// The cards, in the order they fill the sheets.
+    let cards: [String]
+    /// The content store keys of the sheets' PDFs, one per sheet.
+    let sheets: [String]
+}

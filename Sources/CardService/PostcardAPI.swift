@@ -1,0 +1,177 @@
+import CardKit
+import HTTPTypes
+import OpenAPIRuntime
+import RenderCache
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The `/v1` operations of `openapi.yaml` (their types generated into Generated/), each a
+/// thin translation to and from `PostcardService`. Errors are thrown as `Problem`s, which
+/// `ServiceMiddleware` answers as `application/problem+json`.
+struct PostcardAPI: APIProtocol {
+    let service: PostcardService
+
+    /// The key `ServiceMiddleware` authenticated.
+    private var owner: String {
+        get throws {
+            guard let id = RequestOwner.id else { throw Problem(.unauthorized, "No API key was given.") }
+            return id
+        }
+    }
+
+    func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output {
+        guard case .binary(let body) = input.body else { throw Problem(.unsupportedMediaType, "Send the image bytes.") }
+        // ServiceMiddleware has already refused a body over the limit.
+        let bytes = try await [UInt8](collecting: body, upTo: .max)
+        guard !bytes.isEmpty else { throw Problem(.unprocessableContent, "The body is empty; send the image bytes.") }
+        let stored = try await service.storePhoto(bytes, owner: try owner)
+        let photo = Components.Schemas.Photo(
+            id: stored.digest, width: stored.width, height: stored.height, format: stored.format)
+        return stored.isNew ? .created(.init(body: .json(photo))) : .ok(.init(body: .json(photo)))
+    }
+
+    func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output {
+        guard case .json(let spec) = input.body else {
+            throw Problem(.unsupportedMediaType, "Send a card spec as JSON.")
+        }
+        let side: CardRenderer.PreviewSide = input.query.side == .back ? .back : .front
+        let jpeg = try await service.preview(try Self.json(spec), side: side, owner: try owner)
+        return .ok(.init(body: .jpeg(HTTPBody(jpeg))))
+    }
+
+    func createCards(_ input: Operations.CreateCards.Input) async throws -> Operations.CreateCards.Output {
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, "Send the order as JSON.") }
+        let specJSON = try Self.json(body.spec)
+        let order = PostcardService.Order(
+            spec: specJSON, cardSpecs: try Self.perRecipient(specJSON), press: body.press ?? PostcardService.rgbJPEG,
+            bodyDigest: ContentDigest.of(try Self.json(body)))
+        let key = input.headers.idempotencyKey
+        let placed = try await service.place(order, idempotencyKey: key, owner: try owner) { cards in
+            let created = Components.Schemas.CreatedCards(
+                cards: cards.map { CreatedCardShape(id: $0.id, status: "queued", recipient: $0.recipient) })
+            return String(decoding: try Self.json(created), as: UTF8.self)
+        }
+        let answer = try JSONDecoder().decode(Components.Schemas.CreatedCards.self, from: Data(placed.answer.utf8))
+        return .accepted(.init(body: .json(answer)))
+    }
+
+    func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output {
+        let limit = input.query.limit ?? 20
+        guard (1...100).contains(limit) else {
+            throw Problem(.badRequest, "limit must be from 1 to 100; received \(limit).")
+        }
+        var after: (Int, String)?
+        if let cursor = input.query.after {
+            let parts = cursor.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, let created = Int(parts[0]) else {
+                throw Problem(.badRequest, "after must be the next cursor of a previous page; received \(cursor).")
+            }
+            after = (created, String(parts[1]))
+        }
+        let status = input.query.status.flatMap { CardRecord.Status(rawValue: $0.rawValue) }
+        let page = try await service.book.cards(owner: try owner, status: status, limit: limit, after: after)
+        return .ok(
+            .init(
+                body: .json(
+                    CardListShape(cards: page.cards.map(Self.card), next: page.next.map { "\($0.created).\($0.id)" }))))
+    }
+
+    func getCard(_ input: Operations.GetCard.Input) async throws -> Operations.GetCard.Output {
+        let id = input.path.id
+        guard let card = try await service.book.card(owner: try owner, id: id) else {
+            throw Problem.notFound("The card \(id)")
+        }
+        return .ok(.init(body: .json(Self.card(card))))
+    }
+
+    func cancelCard(_ input: Operations.CancelCard.Input) async throws -> Operations.CancelCard.Output {
+        let id = input.path.id
+        switch try await service.book.cancel(owner: try owner, id: id) {
+        case .cancelled(let card): return .ok(.init(body: .json(Self.card(card))))
+        case .notFound: throw Problem.notFound("The card \(id)")
+        case .printed(let card):
+            throw Problem(
+                .conflict, "The card \(id) is in the print run \(card.printRun ?? "") and cannot be cancelled.")
+        }
+    }
+
+    func getCardFile(_ input: Operations.GetCardFile.Input) async throws -> Operations.GetCardFile.Output {
+        let file: PostcardService.CardFile =
+            switch input.path.file {
+            case .sample: .sample
+            case .small: .small
+            case .print: .print
+            }
+        let (bytes, mediaType) = try await service.file(file, card: input.path.id, owner: try owner)
+        let body = HTTPBody(bytes)
+        switch mediaType {
+        case "image/png": return .ok(.init(body: .png(body)))
+        case "application/pdf": return .ok(.init(body: .pdf(body)))
+        default: return .ok(.init(body: .jpeg(body)))
+        }
+    }
+
+    func createPrintRun(_ input: Operations.CreatePrintRun.Input) async throws -> Operations.CreatePrintRun.Output {
+        guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, "Send the run as JSON.") }
+        let run = try await service.printRun(press: body.press, sheet: body.sheet, owner: try owner)
+        return .created(.init(body: .json(Self.run(run))))
+    }
+
+    func getPrintRun(_ input: Operations.GetPrintRun.Input) async throws -> Operations.GetPrintRun.Output {
+        let id = input.path.id
+        guard let run = try await service.book.run(owner: try owner, id: id) else {
+            throw Problem.notFound("The print run \(id)")
+        }
+        return .ok(.init(body: .json(Self.run(run))))
+    }
+
+    func getPrintRunSheet(_ input: Operations.GetPrintRunSheet.Input) async throws
+        -> Operations.GetPrintRunSheet.Output
+    {
+        let pdf = try await service.sheet(input.path.sheet, run: input.path.id, owner: try owner)
+        return .ok(.init(body: .pdf(HTTPBody(pdf))))
+    }
+
+    // MARK: Shapes
+
+    static func card(_ card: CardRecord) -> CardShape {
+        let rendered = card.status == .ready || card.status == .printed
+        let link = { (file: String) in rendered ? "/v1/cards/\(card.id)/files/\(file)" : nil }
+        return CardShape(
+            id: card.id, status: card.status.rawValue, press: card.press, recipient: card.recipient,
+            verdict: card.verdict, error: card.error,
+            files: CardFilesShape(sample: link("sample"), small: link("small"), print: link("print")))
+    }
+
+    static func run(_ run: PrintRunRecord) -> Components.Schemas.PrintRun {
+        Components.Schemas.PrintRun(
+            id: run.id, press: run.press, sheet: run.sheet, cards: run.cards,
+            sheets: run.sheets.indices.map { "/v1/print-runs/\(run.id)/sheets/\($0 + 1)" })
+    }
+
+    /// `value` as canonical JSON (keys sorted): an order's digest, a spec for the renderer.
+    static func json(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// The spec of each card of an order: one per recipient, each with that recipient alone
+    /// (the spec whole when it has none).
+    static func perRecipient(_ spec: Data) throws -> [(json: String, recipient: Int?)] {
+        guard case .object(var object) = try JSONDecoder().decode(JSONValue.self, from: spec) else {
+            throw Problem(.unprocessableContent, "The spec must be a JSON object.")
+        }
+        guard case .array(let recipients) = object["recipients"], !recipients.isEmpty else {
+            return [(String(decoding: spec, as: UTF8.self), nil)]
+        }
+        return try recipients.enumerated().map { index, recipient in
+            object["recipients"] = .array([recipient])
+            return (String(decoding: try json(JSONValue.object(object)), as: UTF8.self), index)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import CardKit
+import CardPipeline
+import ImageCore
+import PressKit
+import RenderCache
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension PostcardService {
+    /// An order as the API receives it: the spec (JSON, one card per recipient) and press.
+    struct Order: Sendable {
+        /// The spec's JSON.
+        let spec: Data
+        /// The spec's JSON for each card: the recipients one by one (the spec whole when it has none).
+        let cardSpecs: [(json: String, recipient: Int?)]
+        let press: String
+        /// SHA-256 over the canonical body: what an idempotency key is checked against.
+        let bodyDigest: String
+    }
+
+    /// Places `order` for `owner`: checked as `render` would check it, then one queued card
+    /// per recipient, all in one transaction with the idempotency key.
+    /// - Returns: the cards (JSON of `CreatedCards`) and whether they are the first answer replayed.
+    /// - Throws: `Problem` 422 (spec, press, key reused with another body).
+    func place(_ order: Order, idempotencyKey: String?, owner: String, answer: ([CardRecord]) throws -> String)
+        async throws -> (answer: String, replayed: Bool)
+    {
+        guard let renderer = renderer(press: order.press) else {
+            throw Problem(
+                .unprocessableContent,
+                "press must be one of \(pressNames.joined(separator: ", ")); received \(order.press).",
+                errors: [Problem.FieldError(field: "press", detail: "not a press of this server")])
+        }
+        let (spec, digest) = try await spec(order.spec, owner: owner)
+        do {
+            try await previewPool.runIfActive {
+                try renderer.check(photo: try self.photoBytes(digest), spec: spec, specFile: "spec")
+            }
+        } catch {
+            throw Self.refusal(error) ?? error
+        }
+        let now = ServiceClock.milliseconds()
+        let cards = order.cardSpecs.map { card in
+            CardRecord(
+                id: OrderBook.newID("card"), owner: owner, photo: digest, spec: card.json, press: order.press,
+                recipient: card.recipient, status: .queued, created: now)
+        }
+        let first = try answer(cards)
+        for attempt in 0..<2 {
+            do {
+                switch try await book.place(
+                    owner: owner, idempotencyKey: idempotencyKey, bodyDigest: order.bodyDigest, cards: cards,
+                    answer: first)
+                {
+                case .answer(let answer, let replayed): return (answer, replayed)
+                case .keyReused:
+                    throw Problem(
+                        .unprocessableContent,
+                        "Idempotency-Key \(idempotencyKey ?? "") was used before with another body; use a new key for a new order."
+                    )
+                }
+            } catch let error as ServiceDatabaseError where error.isUniqueViolation && attempt == 0 {
+                // Another node placed the same key at this moment: its answer is the one.
+                continue
+            }
+        }
+        throw Problem(.conflict, "The order with Idempotency-Key \(idempotencyKey ?? "") is being placed; retry.")
+    }
+
+    /// One of a ready (or printed) card's files.
+    enum CardFile: String, Sendable {
+        case sample, small, print
+    }
+
+    /// The bytes of `file` of `owner`'s card `id`, with its media type.
+    /// - Throws: `Problem` 404 (no such card), 409 (not rendered: its status named), 503.
+    func file(_ file: CardFile, card id: String, owner: String) async throws -> (Data, mediaType: String) {
+        guard let card = try await book.card(owner: owner, id: id) else { throw Problem.notFound("The card \(id)") }
+        guard card.status == .ready || card.status == .printed, let key = card.entryKey.flatMap(CacheKey.init(hex:))
+        else {
+            throw Problem(.conflict, "The card \(id) is \(card.status.rawValue); its files exist once it is ready.")
+        }
+        let finished = try await previewPool.runIfActive { [configuration] in
+            configuration.store.cache.entry(for: key).flatMap(FinishedCard.init(entry:))
+        }
+        guard let side = finished?.sides.first else {
+            throw Problem(.serviceUnavailable, "The card \(id)'s files cannot be read from the store now; retry later.")
+        }
+        switch file {
+        case .sample: return (side.sample, "image/jpeg")
+        case .small: return (side.small, "image/png")
+        case .print:
+            if card.press != Self.rgbJPEG { return (side.print, "application/pdf") }
+            return (side.print, "image/jpeg")
+        }
+    }
+
+    /// Renders a claimed card into the store and records its result; a store that cannot
+    /// be written puts the card back in the queue.
+    func render(_ claim: OrderBook.Claim) async {
+        let card = claim.card
+        do {
+            let made = try await renderPool.runIfActive { [configuration] in
+                let photo = try self.photoBytes(card.photo)
+                let spec = try CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
+                guard let renderer = self.renderer(press: card.press) else {
+                    throw Problem(.unprocessableContent, "the press \(card.press) is not one of this server's")
+                }
+                return try CardMaker(renderer: renderer, cache: configuration.store).card(
+                    photo: photo, digest: card.photo, spec: spec, specFile: "card \(card.id)")
+            }
+            try await book.finish(
+                claim, status: .ready, verdict: made.card.record.quality.rawValue, error: nil, entryKey: made.key?.hex)
+        } catch let error as CacheError {
+            logger.warning("card \(card.id): the store cannot be written (\(error)); it goes back in the queue")
+            try? await book.release(claim)
+        } catch let problem as Problem where problem.status == .serviceUnavailable {
+            logger.warning("card \(card.id): \(problem.detail); it goes back in the queue")
+            try? await book.release(claim)
+        } catch {
+            let text =
+                (error as? Problem)?.detail ?? ErrorText.describe(error, file: "card \(card.id)")
+            if error is CardRenderFailure { logger.error("card \(card.id): \(text)") }
+            do {
+                try await book.finish(claim, status: .failed, verdict: nil, error: text, entryKey: nil)
+            } catch {
+                logger.warning("card \(card.id): its failure cannot be recorded (\(error)); the lease will run out")
+            }
+        }
+    }
+}

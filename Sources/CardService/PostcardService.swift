@@ -1,0 +1,214 @@
+import CardKit
+import CardPipeline
+import ImageCore
+import Logging
+import NIOPosix
+import PressKit
+import RenderCache
+import VipsKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The postcard service's work, behind `/v1` (`PostcardAPI`) and the queue (`CardQueue`):
+/// photos in the content store, previews, orders, renders, print runs.
+///
+/// Photos and finished cards are kept in a `LocalCache` under the data directory (and in
+/// the shared bucket, when one is given, so that every node reads what any node stored);
+/// the service never collects that store's garbage: it holds orders, not a cache.
+public final class PostcardService: Sendable {
+    /// What a service is made of.
+    public struct Configuration: Sendable {
+        /// The database.
+        public var database: any ServiceDatabase
+        /// Photos and finished cards.
+        public var store: LocalCache
+        /// The base settings of every renderer (limits, engine); each press sets its print file.
+        public var settings: CardRenderer.Settings
+        /// The frames.
+        public var catalogue: FrameCatalogue?
+        /// What one spec may ask for.
+        public var limits: CardLimits
+        /// The PDF presses by name (`rgb-jpeg` is always there).
+        public var presses: [String: PressProfile]
+        /// Threads rendering previews (each a core).
+        public var previewThreads: Int
+        /// Cards rendered at once by this node's queue.
+        public var renderThreads: Int
+        /// Decodes kept for the next preview of the same photo, in bytes.
+        public var decodedPhotoBytes: Int
+        /// How long a claimed card is this node's before another may take it over.
+        public var lease: Duration
+        /// Requests a second per API key (bursts of twice that).
+        public var requestsPerSecond: Double
+
+        public init(
+            database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),
+            catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
+            previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 256 << 20,
+            lease: Duration = .seconds(60), requestsPerSecond: Double = 100
+        ) {
+            self.database = database
+            self.store = store
+            self.settings = settings
+            self.catalogue = catalogue
+            self.limits = limits
+            self.presses = presses
+            self.previewThreads = previewThreads
+            self.renderThreads = renderThreads
+            self.decodedPhotoBytes = decodedPhotoBytes
+            self.lease = lease
+            self.requestsPerSecond = requestsPerSecond
+        }
+    }
+
+    public let configuration: Configuration
+    public let book: OrderBook
+    let decoded: DecodedPhotos
+    let previewPool: NIOThreadPool
+    let renderPool: NIOThreadPool
+    let logger: Logger
+    /// The name of the default press (today's RGB JPEG print file).
+    public static let rgbJPEG = PressProfile.rgbJPEGName
+    /// Largest spec or order body, in bytes (as `render`'s spec files).
+    public static let maxSpecBytes = CardBatch.maxSpecBytes
+
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        book = OrderBook(database: configuration.database)
+        decoded = DecodedPhotos(capacity: configuration.decodedPhotoBytes)
+        previewPool = NIOThreadPool(numberOfThreads: max(1, configuration.previewThreads))
+        renderPool = NIOThreadPool(numberOfThreads: max(1, configuration.renderThreads))
+        previewPool.start()
+        renderPool.start()
+        self.logger = logger
+        if let catalogue = configuration.catalogue {
+            catalogue.keepArt(in: CachedFrameArt(cache: configuration.store))
+        }
+    }
+
+    /// Stops the thread pools.
+    public func shutdown() async {
+        try? await previewPool.shutdownGracefully()
+        try? await renderPool.shutdownGracefully()
+    }
+
+    /// The renderer of press `name`, or nil when there is no such press.
+    func renderer(press name: String) -> CardRenderer? {
+        var settings = configuration.settings
+        if name == Self.rgbJPEG {
+            settings.printFile = .jpeg
+        } else if let press = configuration.presses[name] {
+            settings.printFile = .pdf(press, quality: 92)
+        } else {
+            return nil
+        }
+        return CardRenderer(catalogue: configuration.catalogue, settings: settings, limits: configuration.limits)
+    }
+
+    /// The press names, `rgb-jpeg` first.
+    var pressNames: [String] { [Self.rgbJPEG] + configuration.presses.keys.sorted() }
+
+    // MARK: Photos
+
+    /// A photo stored by its content digest.
+    struct StoredPhoto: Sendable {
+        let digest: String
+        let width: Int
+        let height: Int
+        let format: String
+        let isNew: Bool
+    }
+
+    /// Checks `bytes` as `render` would (format, size, pixels) and stores them for `owner`.
+    /// - Throws: `Problem` 422 for a photo `render` refuses (the reason named).
+    func storePhoto(_ bytes: [UInt8], owner: String) async throws -> StoredPhoto {
+        let digest = ContentDigest.of(bytes)
+        let photo = ImageData(copying: bytes, name: "the uploaded photo")
+        let header: ImageHeader
+        do {
+            header = try await previewPool.runIfActive { [configuration] in
+                try photo.photoHeader(policy: configuration.settings.policy)
+            }
+        } catch let error as ImageInputError {
+            throw Problem(.unprocessableContent, "\(error)")
+        }
+        guard let key = CacheKey(hex: digest) else { preconditionFailure("a SHA-256 digest is 64 hex digits") }
+        try await previewPool.runIfActive { [configuration] in
+            _ = try configuration.store.cache.store(CacheEntry(parts: [("photo", Data(bytes))]), for: key)
+        }
+        let isNew = try await book.addPhoto(
+            owner: owner, digest: digest, width: header.uprightWidth, height: header.uprightHeight,
+            format: header.format.rawValue)
+        return StoredPhoto(
+            digest: digest, width: header.uprightWidth, height: header.uprightHeight, format: header.format.rawValue,
+            isNew: isNew)
+    }
+
+    /// The bytes of `owner`'s photo `digest` (blocking: call on a pool thread).
+    /// - Throws: `Problem` 404 when the owner has none by that id, 503 when the store lost it.
+    func photoBytes(_ digest: String) throws -> ImageData {
+        guard let key = CacheKey(hex: digest), let entry = configuration.store.cache.entry(for: key),
+            let bytes = entry.part("photo")
+        else {
+            throw Problem(.serviceUnavailable, "The photo \(digest) cannot be read from the store now; retry later.")
+        }
+        return ImageData(copying: bytes, name: "photo \(digest)")
+    }
+
+    // MARK: Specs
+
+    /// A card spec from an API body: parsed and checked as `render` checks a spec file,
+    /// its `photo` one of `owner`'s photos.
+    /// - Throws: `Problem` 422 naming the field, 404 for a photo this key does not have.
+    func spec(_ json: Data, owner: String, name: String = "spec") async throws -> (CardSpec, digest: String) {
+        let spec: CardSpec
+        do {
+            spec = try CardSpec.parse(json, file: name)
+        } catch {
+            throw Problem(
+                .unprocessableContent, "The spec is refused: \(error.description)",
+                errors: [Problem.FieldError(field: error.field, detail: error.problem)])
+        }
+        guard let photo = spec.photo, CacheKey(hex: photo) != nil,
+            try await book.photo(owner: owner, digest: photo) != nil
+        else {
+            throw Problem(
+                .unprocessableContent, "spec.photo must be the id of a photo this API key uploaded (POST /v1/photos).",
+                errors: [Problem.FieldError(field: "photo", detail: "no photo of this key has that id")])
+        }
+        return (spec, photo)
+    }
+
+    /// A `CardSpecError` or `ImageInputError` met while rendering, as a 422.
+    static func refusal(_ error: any Error) -> Problem? {
+        switch error {
+        case let error as CardSpecError:
+            Problem(
+                .unprocessableContent, "The spec is refused: \(error.description)",
+                errors: [Problem.FieldError(field: error.field, detail: error.problem)])
+        case let error as ImageInputError: Problem(.unprocessableContent, "The photo is refused: \(error)")
+        default: nil
+        }
+    }
+
+    // MARK: Previews
+
+    /// The sample image of `side` of the card `spec` makes, as `render` writes it.
+    func preview(_ json: Data, side: CardRenderer.PreviewSide, owner: String) async throws -> Data {
+        let (spec, digest) = try await spec(json, owner: owner)
+        guard let renderer = renderer(press: Self.rgbJPEG) else { preconditionFailure("rgb-jpeg is always a press") }
+        do {
+            return try await previewPool.runIfActive { [decoded] in
+                let photo = try self.photoBytes(digest)
+                return try renderer.preview(
+                    photo: photo, digest: digest, spec: spec, side: side, specFile: "spec", decoded: decoded)
+            }
+        } catch {
+            throw Self.refusal(error) ?? error
+        }
+    }
+}

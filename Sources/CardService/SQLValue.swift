@@ -1,0 +1,28 @@
+/// A value bound into, or read out of, the service's SQL: the few types its tables use.
+public enum SQLValue: Sendable, Equatable {
+    case int(Int)
+    case text(String)
+    case null
+
+    /// `value` as text, or NULL when nil.
+    static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    /// `value` as an integer, or NULL when nil.
+    static func int(_ value: Int?) -> SQLValue { value.map { .int($0) } ?? .null }
+}
+
+/// One row of a result, its columns by name.
+public struct SQLRow: Sendable {
+    let columns: [String: SQLValue]
+
+    /// The text in `column`, or nil for NULL (or a column the query did not return).
+    func text(_ column: String) -> String? {
+        if case .text(let value) = columns[column] { return value }
+        return nil
+    }
+
+    /// The integer in `column`, or nil for NULL.
+    func int(_ column: String) -> Int? {
+        if case .int(let value) = columns[column] { return value }
+        return nil
+    }
+}

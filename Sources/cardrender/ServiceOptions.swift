@@ -1,0 +1,109 @@
+import ArgumentParser
+import CardKit
+import CardService
+import ImageCore
+import Logging
+import ObjectStore
+import PressKit
+import RenderCache
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The postcard service's options, shared by `serve` and `keys`: where its data is, and
+/// which database holds its orders.
+struct ServiceOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The postcard service's data directory: its photos and cards, and its SQLite database unless --database is given. Turns /v1 on.",
+            valueName: "dir"))
+    var data: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL for the postcard service's orders, shared by every node: postgres://USER[:PASSWORD]@HOST[:PORT]/NAME (the password may come from PGPASSWORD).",
+            valueName: "url"))
+    var database: String?
+
+    @Option(help: "Cards this node renders at once from the queue.")
+    var renderWorkers = 1
+
+    @Option(help: "Seconds a node holds a card it renders before another node may take it over.")
+    var leaseSeconds = 60
+
+    @Option(help: "Requests a second per API key (bursts of twice that); more are refused with 429.")
+    var rateLimit = 100
+
+    /// Whether the service is on.
+    var isOn: Bool { data != nil || database != nil }
+
+    /// Which database, for messages (no password).
+    var databaseName: String {
+        database.map { PostgresServiceDatabase.redacted($0) } ?? "SQLite in \(dataDirectory)/service.sqlite"
+    }
+
+    /// The data directory (default `./cardrender-data` beside a `--database`).
+    var dataDirectory: String { data ?? "cardrender-data" }
+
+    func validate() throws {
+        guard renderWorkers >= 1 else {
+            throw ValidationError("--render-workers must be at least 1; received \(renderWorkers).")
+        }
+        guard (1...86_400).contains(leaseSeconds) else {
+            throw ValidationError("--lease-seconds must be from 1 to 86400; received \(leaseSeconds).")
+        }
+        guard (1...100_000).contains(rateLimit) else {
+            throw ValidationError("--rate-limit must be from 1 to 100000; received \(rateLimit).")
+        }
+    }
+
+    /// The database, migrated.
+    func openDatabase() async throws -> any ServiceDatabase {
+        let database: any ServiceDatabase
+        if var url = self.database {
+            if let password = ProcessInfo.processInfo.environment["PGPASSWORD"], !url.contains("@"),
+                let scheme = url.range(of: "://")
+            {
+                url.insert(contentsOf: ":\(password)@", at: scheme.upperBound)
+            }
+            database = try await PostgresServiceDatabase(url: url)
+        } else {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            database = try await SQLiteServiceDatabase(path: dataDirectory + "/service.sqlite")
+        }
+        do {
+            try await OrderBook(database: database).migrate()
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    /// The service, or nil when it is off.
+    func open(
+        decode: DecodePolicy, engine: RenderEngine, shared: (any CacheStore)?, workers: Int, logger: Logger
+    ) async throws -> PostcardService? {
+        guard isOn else { return nil }
+        let database = try await openDatabase()
+        let store = try LocalCache(directory: dataDirectory + "/store", maxBytes: .max, shared: shared) {
+            logger.warning("\($0)")
+        }
+        var presses: [String: PressProfile] = [:]
+        for name in RenderCommand.PressName.allCases.map(\.rawValue) {
+            if let press = try? Resources.pressProfile(name) { presses[name] = press }
+        }
+        let catalogue = try? FrameCatalogue(directory: Resources.framesDirectory(nil))
+        if catalogue == nil { logger.warning("no frame catalogue: cards with frames will be refused") }
+        return PostcardService(
+            configuration: PostcardService.Configuration(
+                database: database, store: store,
+                settings: CardRenderer.Settings(policy: decode, engine: engine), catalogue: catalogue,
+                presses: presses, previewThreads: workers, renderThreads: renderWorkers,
+                lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit)),
+            logger: logger)
+    }
+}

@@ -1,0 +1,155 @@
+import AsyncHTTPClient
+import CardKit
+import CardService
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import PressKit
+import RenderCache
+import ServiceLifecycle
+import TestSupport
+import Testing
+import ThumbServer
+
+/// The databases the service's suite runs against: SQLite always, PostgreSQL when its
+/// server is installed (CI installs it).
+enum DatabaseKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+
+    /// The kinds that can run here.
+    static var available: [DatabaseKind] { PostgresServer.binaries == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    /// A new, empty database of this kind.
+    func open(directory: String) async throws -> any ServiceDatabase {
+        switch self {
+        case .sqlite: try await SQLiteServiceDatabase(path: directory + "/service.sqlite")
+        case .postgres: try await PostgresServiceDatabase(url: try PostgresServer.shared().createDatabase())
+        }
+    }
+}
+
+/// The postcard service running for real in this process: a database, a store in a scratch
+/// directory, the thumbnail server's HTTP stack with `/v1` on 127.0.0.1 and a free port,
+/// and AsyncHTTPClient to talk to it.
+struct LiveService: Sendable {
+    let port: Int
+    let service: PostcardService
+    let directory: String
+
+    /// A response as the client saw it.
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [(String, String)]
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+        /// The body as a JSON object.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// Sends a request; `key` goes as `Authorization: Bearer`.
+    func send(
+        _ method: HTTPMethod, _ path: String, key: String?, body: Data? = nil,
+        contentType: String = "application/json", headers: [(String, String)] = []
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 256 << 20)
+        return Reply(
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+            body: Data(bytes.readableBytesView))
+    }
+
+    /// Uploads a photo; returns its id.
+    func upload(_ path: String, key: String) async throws -> String {
+        let reply = try await send(
+            .POST, "/v1/photos", key: key, body: try Data(contentsOf: URL(fileURLWithPath: path)),
+            contentType: "application/octet-stream")
+        guard reply.status == 201 || reply.status == 200, let id = reply.json["id"] as? String else {
+            throw Tools.ToolError(message: "upload \(path): \(reply.status) \(reply.text)")
+        }
+        return id
+    }
+
+    /// Polls `GET /v1/cards/{id}` until the card leaves `queued` and `rendering` (bounded:
+    /// `seconds`); the status decides the test, not the time.
+    func settled(_ id: String, key: String, seconds: Double = 120) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let card = try await send(.GET, "/v1/cards/\(id)", key: key).json
+            let status = card["status"] as? String
+            if status != "queued" && status != "rendering" { return card }
+            guard Date() < deadline else {
+                throw Tools.ToolError(message: "card \(id) still \(status ?? "?") after \(seconds) s")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// The PDF presses of the repository's profiles.
+    static func presses() throws -> [String: PressProfile] {
+        let conditions = try PressCondition.bundled(in: Fixtures.root.path + "/press/profiles")
+        var presses: [String: PressProfile] = [:]
+        for press in PressProfile.presets(fogra39: conditions.fogra39, gracol2006: conditions.gracol2006) {
+            presses[press.name] = press
+        }
+        return presses
+    }
+
+    /// Runs `body` against a service on `database`, then shuts it down gracefully.
+    static func with<T: Sendable>(
+        _ database: DatabaseKind, requestsPerSecond: Double = 1000, lease: Duration = .seconds(60),
+        _ body: @Sendable (LiveService) async throws -> T
+    ) async throws -> T {
+        let directory = try Fixtures.scratchDirectory("service")
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let opened = try await database.open(directory: directory)
+        try await OrderBook(database: opened).migrate()
+        let service = PostcardService(
+            configuration: PostcardService.Configuration(
+                database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
+                catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
+                previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond),
+            logger: logger)
+        let api = try PostcardServiceApplication.build(service: service, logger: logger)
+        var configuration = ServerConfiguration(root: nil, host: "127.0.0.1", port: 0)
+        configuration.workers = 1
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let (application, _) = try ThumbServerApplication.build(
+            configuration: configuration, cache: try LocalCache(directory: directory + "/cache"), logger: logger,
+            api: api.responder, services: api.services
+        ) { port in portSink.yield(port) }
+        let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
+        let result: Result<T, any Error> = await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { return .failure(CancellationError()) }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(LiveService(port: port, service: service, directory: directory)))
+            } catch {
+                result = .failure(error)
+            }
+            await group.triggerGracefulShutdown()
+            try? await tasks.waitForAll()
+            return result
+        }
+        await service.shutdown()
+        await opened.close()
+        return try result.get()
+    }
+}

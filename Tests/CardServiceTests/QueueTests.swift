@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CardService
+
+/// The durable queue's rules, straight on each database: a lease taken over only once it
+/// runs out, a result recorded only by the lease that holds the card, one `ready` per card.
+@Suite struct QueueTests {
+    @Test(
+        "a card whose node died is taken over after its lease, and becomes ready once",
+        arguments: DatabaseKind.available)
+    func takeover(database: DatabaseKind) async throws {
+        let directory = try Fixtures.scratchDirectory("queue")
+        let opened = try await database.open(directory: directory)
+        let book = OrderBook(database: opened)
+        try await book.migrate()
+        #expect(try await book.migrate().isEmpty)  // versioned: nothing runs twice
+        let owner = try await book.createKey(name: "q").id
+        let ids = try await Self.queue(book, owner: owner, count: 3)
+        // Node A claims with a lease that has already run out (it died at once).
+        let dead = try #require(try await book.claim(leaseMilliseconds: -1))
+        // Node B takes the same card over: the oldest, its lease over.
+        let live = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        #expect(live.card.id == dead.card.id)
+        #expect(live.card.id == ids[0])
+        // A's late result is refused; B's is recorded.
+        #expect(try await Self.ready(book, dead) == false)
+        #expect(try await Self.ready(book, live) == true)
+        #expect(try await Self.ready(book, live) == false)
+        // The next claims take the other two, in order, and then nothing.
+        let second = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        let third = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        #expect([second.card.id, third.card.id] == Array(ids[1...]))
+        #expect(try await book.claim(leaseMilliseconds: 60_000) == nil)
+        _ = try await Self.ready(book, second)
+        _ = try await Self.ready(book, third)
+        #expect(try await book.readiedCounts(owner: owner) == Dictionary(uniqueKeysWithValues: ids.map { ($0, 1) }))
+        await opened.close()
+    }
+
+    @Test("a card that stops every node rendering it fails after five leases", arguments: DatabaseKind.available)
+    func poison(database: DatabaseKind) async throws {
+        let directory = try Fixtures.scratchDirectory("poison")
+        let opened = try await database.open(directory: directory)
+        let book = OrderBook(database: opened)
+        try await book.migrate()
+        let owner = try await book.createKey(name: "q").id
+        _ = try await Self.queue(book, owner: owner, count: 1)
+        for _ in 0..<5 { #expect(try await book.claim(leaseMilliseconds: -1) != nil) }
+        #expect(try await book.claim(leaseMilliseconds: -1) == nil)
+        let card = try #require(try await book.cards(owner: owner, status: nil, limit: 10, after: nil).cards.first)
+        #expect(card.status == .failed)
+        #expect(card.error?.contains("5 times") == true)
+        await opened.close()
+    }
+
+    /// Queues `count` cards for `owner`, a millisecond apart (their order is the queue's).
+    static func queue(_ book: OrderBook, owner: String, count: Int) async throws -> [String] {
+        let now = ServiceClock.milliseconds()
+        let cards = (0..<count).map { index in
+            CardRecord(
+                id: "card_\(index)", owner: owner, photo: String(repeating: "0", count: 64), spec: "{}",
+                press: "rgb-jpeg", recipient: nil, status: .queued, created: now + index)
+        }
+        _ = try await book.place(owner: owner, idempotencyKey: nil, bodyDigest: "", cards: cards, answer: "")
+        return cards.map(\.id)
+    }
+
+    /// Records a claim's card as ready; whether it was recorded.
+    static func ready(_ book: OrderBook, _ claim: OrderBook.Claim) async throws -> Bool {
+        try await book.finish(claim, status: .ready, verdict: "good", error: nil, entryKey: nil)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real PostgreSQL for tests: Debian's `postgresql-15` server binaries (installed by
+/// `scripts/setup-tests.sh`), a cluster made with `initdb` in a scratch directory, run as
+/// the `postgres` user (the server refuses root) on 127.0.0.1 and a free port, trusting
+/// local connections. One per test process, started on first use; each test makes its own
+/// database (`createDatabase`). Stopped by pid when the process ends.
+public final class PostgresServer: Sendable {
+    /// The server binaries' directory, when installed.
+    public static let binaries: String? = {
+        let path = "/usr/lib/postgresql/15/bin"
+        return FileManager.default.isExecutableFile(atPath: path + "/postgres") ? path : nil
+    }()
+
+    /// Shown when the tests that need it are skipped.
+    public static let missing: Testing.Comment =
+        "PostgreSQL 15 is not installed (/usr/lib/postgresql/15/bin): run `bash scripts/setup-tests.sh`"
+
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
+    /// Its scratch directory (the cluster, the socket, the log).
+    public let directory: String
+    private let process: StoppableProcess
+
+    /// The shared server, started on first use.
+    public static func shared() throws -> PostgresServer {
+        try started.withLock { server in
+            if let server { return server }
+            let new = try PostgresServer(listen: "127.0.0.1")
+            server = new
+            return new
+        }
+    }
+    private static let started = Mutex<PostgresServer?>(nil)
+
+    /// Starts a cluster listening on `listen` (comma-separated addresses) and waits until
+    /// it answers (bounded: 30 s).
+    public init(listen: String) throws {
+        guard let binaries = Self.binaries else { throw Tools.ToolError(message: "\(Self.missing)") }
+        directory = try Fixtures.scratchDirectory("postgres")
+        let data = directory + "/data"
+        try Tools.run("/usr/bin/chown", ["postgres:postgres", directory])
+        let initdb = try Tools.run(
+            "/usr/sbin/runuser",
+            ["-u", "postgres", "--", binaries + "/initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"])
+        guard initdb.status == 0 else { throw Tools.ToolError(message: "initdb failed: \(initdb.stderr)") }
+        port = try SeaweedServer.freePorts(1)[0]
+        process = try StoppableProcess(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", binaries + "/postgres", "-D", data, "-p", String(port), "-k", directory,
+                "-c", "listen_addresses=\(listen)", "-c", "fsync=off", "-c", "max_connections=200",
+            ], output: directory + "/postgres.log")
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if (try? psql("SELECT 1"))?.contains("1") == true { return }
+            usleep(100_000)
+        }
+        process.kill()
+        throw Tools.ToolError(message: "PostgreSQL did not start in 30 s; see \(directory)/postgres.log")
+    }
+
+    deinit { process.kill() }
+
+    /// Stops the server now (SIGKILL would leave shared memory: SIGINT is its fast shutdown).
+    public func stop() {
+        process.send(SIGINT)
+        if process.wait(upTo: 20) == nil { process.kill() }
+    }
+
+    /// Runs `sql` with psql in `database` and returns its unaligned output.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        let run = try Tools.run(
+            "/usr/bin/psql",
+            [
+                "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1",
+                "-c", sql,
+            ])
+        guard run.status == 0 else { throw Tools.ToolError(message: "psql: \(run.stderr)") }
+        return String(decoding: run.stdout, as: UTF8.self)
+    }
+
+    /// A new, empty database; returns its URL for `--database` (host `host`).
+    public func createDatabase(host: String = "127.0.0.1") throws -> String {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try psql("CREATE DATABASE \(name)")
+        return "postgres://postgres@\(host):\(port)/\(name)"
+    }
+}
