@@ -31,7 +31,9 @@ public struct CardQueue: Service {
     private func renderLoop(leaseMilliseconds: Int) async {
         while !Task.isCancelled {
             do {
-                if let claim = try await service.book.claim(leaseMilliseconds: leaseMilliseconds) {
+                if let claim = try await service.book.claim(
+                    leaseMilliseconds: leaseMilliseconds, node: service.configuration.nodeName)
+                {
                     await service.render(claim)
                     continue
                 }

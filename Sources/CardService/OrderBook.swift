@@ -177,9 +177,11 @@ public struct OrderBook: Sendable {
     /// Claims the oldest queued card, or one whose renderer's lease ran out (its node died),
     /// for `lease` milliseconds. A card whose lease ran out `maxAttempts` times is failed
     /// instead: it stops every node that renders it.
-    func claim(leaseMilliseconds lease: Int, maxAttempts: Int = 5) async throws -> Claim? {
+    /// - Parameter node: this node's name, the start of the lease's token (which node holds
+    ///   a card shows in the table).
+    func claim(leaseMilliseconds lease: Int, node: String = "node", maxAttempts: Int = 5) async throws -> Claim? {
         let now = ServiceClock.milliseconds()
-        let token = Self.randomHex(16)
+        let token = node + "/" + Self.randomHex(16)
         return try await database.transaction { sql in
             _ = try await sql.execute(
                 """

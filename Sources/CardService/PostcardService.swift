@@ -44,12 +44,14 @@ public final class PostcardService: Sendable {
         public var lease: Duration
         /// Requests a second per API key (bursts of twice that).
         public var requestsPerSecond: Double
+        /// This node's name in the queue's leases (which node renders a card).
+        public var nodeName: String
 
         public init(
             database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),
             catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
             previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 256 << 20,
-            lease: Duration = .seconds(60), requestsPerSecond: Double = 100
+            lease: Duration = .seconds(60), requestsPerSecond: Double = 100, nodeName: String = "node"
         ) {
             self.database = database
             self.store = store
@@ -62,6 +64,7 @@ public final class PostcardService: Sendable {
             self.decodedPhotoBytes = decodedPhotoBytes
             self.lease = lease
             self.requestsPerSecond = requestsPerSecond
+            self.nodeName = nodeName
         }
     }
 

@@ -9,36 +9,42 @@ import NIOHTTP1
 ///   `Connection: keep-alive`, or `Connection: close`) is answered with `Connection: close`
 ///   and the connection closed once the answer is written (section 9.3), not held to the
 ///   idle timeout; an HTTP/1.0 keep-alive request is answered `Connection: keep-alive`.
+///
+/// Pipelined requests are answered in order, so each answer takes the flags of the oldest
+/// request not yet answered, and a refusal waits for the answers before it.
 final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum State {
-        /// Passing requests on; `close` after the current answer, `keepAlive10` for an
-        /// HTTP/1.0 keep-alive request.
-        case passing(close: Bool, keepAlive10: Bool)
-        /// A request was refused: nothing more is read.
-        case refused
+    /// What the answer to one request must say and do.
+    private struct Answering {
+        /// Close the connection once it is written.
+        var close: Bool
+        /// Say `Connection: keep-alive` (an HTTP/1.0 client's keep-alive request).
+        var keepAlive10: Bool
     }
-    private var state = State.passing(close: false, keepAlive10: false)
+    /// Requests passed on and not yet answered, oldest first.
+    private var pending: [Answering] = []
+    /// A refused request's reason: once set, nothing more is read, and the refusal is
+    /// written after the answers still pending.
+    private var refusal: String?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
-        guard case .passing = state else { return }
-        guard case .head(var head) = part else {
+        guard refusal == nil else { return }
+        guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
         let hosts = head.headers["host"].count
         let modern = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
         if hosts > 1 || (modern && hosts == 0) {
-            refuse(
-                context: context,
-                reason: hosts == 0
-                    ? "bad request: an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2).\n"
-                    : "bad request: a request may have one Host header (RFC 9112 section 3.2).\n")
+            refusal =
+                hosts == 0
+                ? "bad request: an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2).\n"
+                : "bad request: a request may have one Host header (RFC 9112 section 3.2).\n"
+            if pending.isEmpty { refuse(context: context) }
             return
         }
         let close = !head.isKeepAlive
@@ -46,32 +52,36 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
             // Downstream (Hummingbird's connection state) then closes after the answer too.
             head.headers.add(name: "connection", value: "close")
         }
-        state = .passing(close: close, keepAlive10: !close && !modern)
+        pending.append(Answering(close: close, keepAlive10: !close && !modern))
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .passing(let close, let keepAlive10) = state else {
-            promise?.fail(ChannelError.ioOnClosedChannel)
-            return
-        }
+        let answering = pending.first ?? Answering(close: false, keepAlive10: false)
         switch unwrapOutboundIn(data) {
-        case .head(var head) where close || keepAlive10:
+        case .head(var head) where answering.close || answering.keepAlive10:
             head.headers.remove(name: "connection")
-            head.headers.add(name: "connection", value: close ? "close" : "keep-alive")
+            head.headers.add(name: "connection", value: answering.close ? "close" : "keep-alive")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where close:
-            let written = promise ?? context.eventLoop.makePromise()
-            context.write(data, promise: written)
-            let channel = context.channel
-            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        case .end:
+            if !pending.isEmpty { pending.removeFirst() }
+            if answering.close {
+                let written = promise ?? context.eventLoop.makePromise()
+                context.write(data, promise: written)
+                let channel = context.channel
+                written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                context.write(data, promise: promise)
+                if refusal != nil, pending.isEmpty { refuse(context: context) }
+            }
         default:
             context.write(data, promise: promise)
         }
     }
 
-    private func refuse(context: ChannelHandlerContext, reason: String) {
-        state = .refused
+    /// Writes the 400 of `refusal` and closes the connection.
+    private func refuse(context: ChannelHandlerContext) {
+        let reason = refusal ?? "bad request\n"
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "text/plain; charset=utf-8")
         headers.add(name: "content-length", value: String(reason.utf8.count))

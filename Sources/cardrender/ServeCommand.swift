@@ -45,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var postcards: ServiceOptions
 
+    @OptionGroup var node: ServiceNodeOptions
+
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
@@ -172,8 +174,8 @@ struct ServeCommand: AsyncParsableCommand {
             ) {
                 [logger] in logger.warning("\($0)")
             }
-            let postcardService = try await postcards.open(
-                decode: decode.policy, engine: engine, shared: shared, workers: workers, logger: logger)
+            let postcardService = try await node.open(
+                postcards, decode: decode.policy, engine: engine, shared: shared, workers: workers, logger: logger)
             let api = try postcardService.map { try PostcardServiceApplication.build(service: $0, logger: logger) }
             let (application, _) = try ThumbServerApplication.build(
                 configuration: configuration, cache: store, logger: logger, api: api?.responder,

@@ -28,15 +28,6 @@ struct ServiceOptions: ParsableArguments {
             valueName: "url"))
     var database: String?
 
-    @Option(help: "Cards this node renders at once from the queue.")
-    var renderWorkers = 1
-
-    @Option(help: "Seconds a node holds a card it renders before another node may take it over.")
-    var leaseSeconds = 60
-
-    @Option(help: "Requests a second per API key (bursts of twice that); more are refused with 429.")
-    var rateLimit = 100
-
     /// Whether the service is on.
     var isOn: Bool { data != nil || database != nil }
 
@@ -47,18 +38,6 @@ struct ServiceOptions: ParsableArguments {
 
     /// The data directory (default `./cardrender-data` beside a `--database`).
     var dataDirectory: String { data ?? "cardrender-data" }
-
-    func validate() throws {
-        guard renderWorkers >= 1 else {
-            throw ValidationError("--render-workers must be at least 1; received \(renderWorkers).")
-        }
-        guard (1...86_400).contains(leaseSeconds) else {
-            throw ValidationError("--lease-seconds must be from 1 to 86400; received \(leaseSeconds).")
-        }
-        guard (1...100_000).contains(rateLimit) else {
-            throw ValidationError("--rate-limit must be from 1 to 100000; received \(rateLimit).")
-        }
-    }
 
     /// The database, migrated.
     func openDatabase() async throws -> any ServiceDatabase {
@@ -82,14 +61,42 @@ struct ServiceOptions: ParsableArguments {
         }
         return database
     }
+}
+
+/// The options of a service node (`serve`): its queue, its leases, its keys' rate.
+struct ServiceNodeOptions: ParsableArguments {
+    @Option(help: "Cards this node renders at once from the queue.")
+    var renderWorkers = 1
+
+    @Option(help: "Seconds a node holds a card it renders before another node may take it over.")
+    var leaseSeconds = 60
+
+    @Option(help: "Requests a second per API key (bursts of twice that); more are refused with 429.")
+    var rateLimit = 100
+
+    @Option(help: "This node's name in the queue's leases (default: the host name and process id).")
+    var nodeName: String?
+
+    func validate() throws {
+        guard renderWorkers >= 1 else {
+            throw ValidationError("--render-workers must be at least 1; received \(renderWorkers).")
+        }
+        guard (1...86_400).contains(leaseSeconds) else {
+            throw ValidationError("--lease-seconds must be from 1 to 86400; received \(leaseSeconds).")
+        }
+        guard (1...100_000).contains(rateLimit) else {
+            throw ValidationError("--rate-limit must be from 1 to 100000; received \(rateLimit).")
+        }
+    }
 
     /// The service, or nil when it is off.
     func open(
-        decode: DecodePolicy, engine: RenderEngine, shared: (any CacheStore)?, workers: Int, logger: Logger
+        _ data: ServiceOptions, decode: DecodePolicy, engine: RenderEngine, shared: (any CacheStore)?, workers: Int,
+        logger: Logger
     ) async throws -> PostcardService? {
-        guard isOn else { return nil }
-        let database = try await openDatabase()
-        let store = try LocalCache(directory: dataDirectory + "/store", maxBytes: .max, shared: shared) {
+        guard data.isOn else { return nil }
+        let database = try await data.openDatabase()
+        let store = try LocalCache(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
             logger.warning("\($0)")
         }
         var presses: [String: PressProfile] = [:]
@@ -103,7 +110,9 @@ struct ServiceOptions: ParsableArguments {
                 database: database, store: store,
                 settings: CardRenderer.Settings(policy: decode, engine: engine), catalogue: catalogue,
                 presses: presses, previewThreads: workers, renderThreads: renderWorkers,
-                lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit)),
+                lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),
+                nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+            ),
             logger: logger)
     }
 }

@@ -8,7 +8,8 @@ import Testing
 @Suite(.libvips) struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["render"], ["thumb"], ["serve"], ["sign"], ["frames"], ["cache"], ["cache", "stats"], ["cache", "gc"],
-        ["cache", "verify"], ["runs"], ["runs", "verify"], ["runs", "merge"], ["preflight"], ["impose"],
+        ["cache", "verify"], ["runs"], ["runs", "verify"], ["runs", "merge"], ["preflight"], ["impose"], ["keys"],
+        ["keys", "create"],
     ]
 
     static let directory = Fixtures.root.path + "/Tests/CLITests/Help"

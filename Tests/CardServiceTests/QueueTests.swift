@@ -6,7 +6,7 @@ import Testing
 
 /// The durable queue's rules, straight on each database: a lease taken over only once it
 /// runs out, a result recorded only by the lease that holds the card, one `ready` per card.
-@Suite struct QueueTests {
+@Suite(.libvips) struct QueueTests {
     @Test(
         "a card whose node died is taken over after its lease, and becomes ready once",
         arguments: DatabaseKind.available)

@@ -41,7 +41,9 @@ public final class PostgresServer: Sendable {
 
     /// Starts a cluster listening on `listen` (comma-separated addresses) and waits until
     /// it answers (bounded: 30 s).
-    public init(listen: String) throws {
+    /// - Parameter trusting: a network (CIDR) whose clients connect without a password,
+    ///   besides 127.0.0.1 (a test network's nodes).
+    public init(listen: String, trusting network: String? = nil) throws {
         guard let binaries = Self.binaries else { throw Tools.ToolError(message: "\(Self.missing)") }
         directory = try Fixtures.scratchDirectory("postgres")
         let data = directory + "/data"
@@ -50,6 +52,12 @@ public final class PostgresServer: Sendable {
             "/usr/sbin/runuser",
             ["-u", "postgres", "--", binaries + "/initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"])
         guard initdb.status == 0 else { throw Tools.ToolError(message: "initdb failed: \(initdb.stderr)") }
+        if let network {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data + "/pg_hba.conf"))
+            handle.seekToEndOfFile()
+            handle.write(Data("host all all \(network) trust\n".utf8))
+            try handle.close()
+        }
         port = try SeaweedServer.freePorts(1)[0]
         process = try StoppableProcess(
             "/usr/sbin/runuser",

@@ -36,7 +36,9 @@ public final class SeaweedServer: Sendable {
     /// Starts a server (it answers a few seconds later: callers retry their first request).
     /// Every port is given; the S3 gateway's Iceberg and Lance listeners, which otherwise
     /// take fixed ports (8181, 9101) and make a second server on the machine fail, are off.
-    public init() throws {
+    /// - Parameter address: where it listens (default 127.0.0.1; a test network's host
+    ///   address for nodes in their own network namespaces).
+    public init(address: String = "127.0.0.1") throws {
         guard let binary = Self.binary else { throw Tools.ToolError(message: "\(Self.missing)") }
         let directory = try Fixtures.scratchDirectory("seaweedfs")
         let config = """
@@ -46,11 +48,11 @@ public final class SeaweedServer: Sendable {
         try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/s3.json"))
         let ports = try Self.freePorts(8)
         port = ports[6]
-        endpoint = "http://127.0.0.1:\(port)"
+        endpoint = "http://\(address):\(port)"
         process = try StoppableProcess(
             binary,
             [
-                "-logdir=\(directory)", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory)",
+                "-logdir=\(directory)", "server", "-ip=\(address)", "-ip.bind=\(address)", "-dir=\(directory)",
                 "-volume.max=8",
                 "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
                 "-volume.port.grpc=\(ports[3])", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",

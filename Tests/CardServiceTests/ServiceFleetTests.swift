@@ -1,0 +1,199 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Two `cardrender serve` nodes, each on its own test host (a network namespace), sharing
+/// a real PostgreSQL and a real SeaweedFS bucket, behind a real nginx running the shipped
+/// `deploy/nginx/cardrender-service.conf`: a preview asked of either node gives the same
+/// bytes, and with one node killed (SIGKILL) while it renders, every card still becomes
+/// `ready` exactly once. Stopped by pid.
+@Suite(
+    .serialized, .libvips,
+    .enabled(if: TestNetwork.unavailable == nil, Comment(rawValue: TestNetwork.unavailable ?? "")),
+    .enabled(if: SeaweedServer.binary != nil, SeaweedServer.missing),
+    .enabled(if: PostgresServer.binaries != nil, PostgresServer.missing),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is not installed"),
+    .enabled(if: FileManager.default.fileExists(atPath: ServiceAPITests.photo), "../shared/corpus is absent"))
+struct ServiceFleetTests {
+    /// The shipped configuration with the nodes' addresses and the edge's port replaced;
+    /// each replaced text must be there exactly once.
+    static func configuration(nodes: [String], edge: Int, directory: String) throws -> String {
+        var text = try String(
+            contentsOfFile: Fixtures.root.appendingPathComponent("deploy/nginx/cardrender-service.conf").path,
+            encoding: .utf8)
+        for (from, to) in [
+            ("10.0.0.11:8080", nodes[0]), ("10.0.0.12:8080", nodes[1]), ("listen 80;", "listen 127.0.0.1:\(edge);"),
+        ] {
+            let parts = text.components(separatedBy: from)
+            guard parts.count == 2 else {
+                throw Tools.ToolError(message: "deploy/nginx/cardrender-service.conf: '\(from)' should appear once")
+            }
+            text = parts.joined(separator: to)
+        }
+        return """
+            user root;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/error.log;
+            daemon off;
+            events { worker_connections 256; }
+            http {
+              access_log \(directory)/access.log;
+              client_body_temp_path \(directory)/body;
+              proxy_temp_path \(directory)/proxy;
+              fastcgi_temp_path \(directory)/fastcgi;
+              uwsgi_temp_path \(directory)/uwsgi;
+              scgi_temp_path \(directory)/scgi;
+              \(text)
+            }
+
+            """
+    }
+
+    struct Reply {
+        let status: Int
+        let body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    static func send(
+        _ url: String, method: HTTPMethod = .GET, key: String? = nil, body: Data? = nil,
+        contentType: String = "application/json"
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return Reply(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+    }
+
+    /// Waits (bounded) until `url` answers 200.
+    static func waitFor(_ url: String, seconds: Int, log: String) async throws {
+        for _ in 0..<(seconds * 10) {
+            if (try? await send(url))?.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        throw Tools.ToolError(message: "\(url) did not answer in \(seconds) s: \(text.suffix(2000))")
+    }
+
+    @Test func twoNodesOnOneQueueSurviveAKilledNode() async throws {
+        let network = try TestNetwork(hosts: 2)
+        defer { network.remove() }
+        let hub = network.hosts[0].gateway
+        let postgres = try PostgresServer(listen: "127.0.0.1,\(hub)", trusting: network.network)
+        defer { postgres.stop() }
+        let store = try SeaweedServer(address: hub)
+        defer { store.stop() }
+        try await store.createBucket("service")
+        let database = try postgres.createDatabase(host: hub)
+        let databaseName = String(database.split(separator: "/").last!)
+        let created = try Tools.run(Tools.cardrender, ["keys", "create", "app", "--database", database])
+        try #require(created.status == 0, "keys create: \(created.stderr)")
+        let key = created.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.hasPrefix("crk_") && !key.contains("\n"))
+
+        // The two nodes, each in its own namespace, reaching the database and the bucket at the hub.
+        var nodes: [StoppableProcess] = []
+        var logs: [String] = []
+        defer { for node in nodes { node.kill() } }
+        for (index, host) in network.hosts.enumerated() {
+            let directory = try Fixtures.scratchDirectory("node-\(index)")
+            let (executable, arguments) = host.command([
+                Tools.cardrender, "serve", "--host", host.address, "--port", "8080", "--data", directory + "/data",
+                "--database", database, "--cache", "s3://service/nodes", "--lease-seconds", "3", "--workers", "1",
+                "--node-name", "node-\(index)",
+            ])
+            var environment = store.environment
+            environment["XDG_CACHE_HOME"] = directory + "/xdg"
+            nodes.append(
+                try StoppableProcess(executable, arguments, environment: environment, output: directory + "/serve.log"))
+            logs.append(directory + "/serve.log")
+        }
+        let urls = network.hosts.map { "http://\($0.address):8080" }
+        for (url, log) in zip(urls, logs) { try await Self.waitFor(url + "/healthz", seconds: 60, log: log) }
+
+        let directory = try Fixtures.scratchDirectory("service-nginx")
+        let edgePort = try SeaweedServer.freePorts(1)[0]
+        try Data(
+            Self.configuration(
+                nodes: network.hosts.map { "\($0.address):8080" }, edge: edgePort, directory: directory
+            ).utf8
+        ).write(to: URL(fileURLWithPath: directory + "/nginx.conf"))
+        let nginx = try StoppableProcess(
+            "/usr/sbin/nginx", ["-p", directory, "-c", directory + "/nginx.conf"], output: directory + "/stderr.log")
+        defer {
+            nginx.send(SIGQUIT)
+            if nginx.wait(upTo: 10) == nil { nginx.kill() }
+        }
+        let edge = "http://127.0.0.1:\(edgePort)"
+        try await Self.waitFor(edge + "/healthz", seconds: 30, log: directory + "/error.log")
+
+        // A photo uploaded through the edge; the same preview from either node.
+        let upload = try await Self.send(
+            edge + "/v1/photos", method: .POST, key: key,
+            body: try Data(contentsOf: URL(fileURLWithPath: ServiceAPITests.photo)),
+            contentType: "application/octet-stream")
+        try #require(upload.status == 201, "upload: \(String(decoding: upload.body, as: UTF8.self))")
+        let photo = try #require(upload.json["id"] as? String)
+        let spec = Data(ServiceAPITests.spec(photo: photo, recipients: 1).utf8)
+        let previews = [
+            try await Self.send(urls[0] + "/v1/previews", method: .POST, key: key, body: spec),
+            try await Self.send(urls[1] + "/v1/previews", method: .POST, key: key, body: spec),
+        ]
+        #expect(previews.allSatisfy { $0.status == 200 })
+        #expect(previews[0].body == previews[1].body)
+        #expect(previews[0].body.prefix(2) == Data([0xFF, 0xD8]))
+
+        // Twelve press cards; node 0 is killed while it renders one of them.
+        let order = #"{"spec": \#(ServiceAPITests.spec(photo: photo, recipients: 12)), "press": "eu-a6-fogra39"}"#
+        let placed = try await Self.send(edge + "/v1/cards", method: .POST, key: key, body: Data(order.utf8))
+        try #require(placed.status == 202, "order: \(String(decoding: placed.body, as: UTF8.self))")
+        let ids = (placed.json["cards"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.count == 12)
+        var held: String?
+        for _ in 0..<3000 where held == nil {
+            let rows = try postgres.psql(
+                "SELECT id FROM cards WHERE status = 'rendering' AND lease_token LIKE 'node-0/%' LIMIT 1",
+                database: databaseName)
+            if !rows.isEmpty { held = rows.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        let killed = try #require(held, "node 0 was never seen rendering a card")
+        nodes[0].kill()
+
+        // Every card becomes ready (node 1 takes node 0's card over once its lease runs out).
+        var statuses: [String: String] = [:]
+        for _ in 0..<1200 {
+            for id in ids where statuses[id] != "ready" {
+                statuses[id] = try await Self.send(edge + "/v1/cards/\(id)", key: key).json["status"] as? String
+            }
+            if ids.allSatisfy({ statuses[$0] == "ready" }) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(ids.allSatisfy { statuses[$0] == "ready" }, "\(statuses)")
+        #expect(statuses[killed] == "ready")
+        // Exactly once: one transition to ready per card.
+        let readied = try postgres.psql("SELECT readied FROM cards ORDER BY id", database: databaseName)
+            .split(separator: "\n")
+        #expect(readied.count == 12)
+        #expect(readied.allSatisfy { $0 == "1" }, "\(readied)")
+        // The survivor serves every card's print file (stored in the bucket by either node).
+        for id in ids {
+            let print = try await Self.send(edge + "/v1/cards/\(id)/files/print", key: key)
+            #expect(print.status == 200)
+            #expect(print.body.prefix(5) == Data("%PDF-".utf8))
+        }
+    }
+}
