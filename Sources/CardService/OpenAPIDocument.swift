@@ -399,7 +399,21 @@ enum OpenAPIDocument {
                 }
                }
               },
-              "description": "Queued (or, with an Idempotency-Key used before with the same body, the first answer)."
+              "description": "Queued (or, with an Idempotency-Key used before with the same body, the first answer).",
+              "links": {
+               "CancelFirstCard": {
+                "operationId": "cancelCard",
+                "parameters": {
+                 "id": "$response.body#/cards/0/id"
+                }
+               },
+               "GetFirstCard": {
+                "operationId": "getCard",
+                "parameters": {
+                 "id": "$response.body#/cards/0/id"
+                }
+               }
+              }
              },
              "default": {
               "$ref": "#/components/responses/Problem"
@@ -634,7 +648,15 @@ enum OpenAPIDocument {
                 }
                }
               },
-              "description": "The run."
+              "description": "The run.",
+              "links": {
+               "GetRun": {
+                "operationId": "getPrintRun",
+                "parameters": {
+                 "id": "$response.body#/id"
+                }
+               }
+              }
              },
              "default": {
               "$ref": "#/components/responses/Problem"

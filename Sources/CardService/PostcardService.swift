@@ -50,7 +50,7 @@ public final class PostcardService: Sendable {
         public init(
             database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),
             catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
-            previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 256 << 20,
+            previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 160 << 20,
             lease: Duration = .seconds(60), requestsPerSecond: Double = 100, nodeName: String = "node"
         ) {
             self.database = database
@@ -82,7 +82,8 @@ public final class PostcardService: Sendable {
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         book = OrderBook(database: configuration.database)
-        decoded = DecodedPhotos(capacity: configuration.decodedPhotoBytes)
+        // A 12 MP photo's whole decode (36 MB) is kept: four of them under the default 160 MiB.
+        decoded = DecodedPhotos(capacity: configuration.decodedPhotoBytes, largestShare: 3)
         previewPool = NIOThreadPool(numberOfThreads: max(1, configuration.previewThreads))
         renderPool = NIOThreadPool(numberOfThreads: max(1, configuration.renderThreads))
         previewPool.start()

@@ -77,6 +77,12 @@ struct ServiceNodeOptions: ParsableArguments {
     @Option(help: "This node's name in the queue's leases (default: the host name and process id).")
     var nodeName: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Photo decodes kept for the next preview of the same photo (a 12 MP photo's takes 36 MB), e.g. 160M.",
+            valueName: "size"))
+    var previewDecodes = ByteCount(bytes: 160 << 20)
+
     func validate() throws {
         guard renderWorkers >= 1 else {
             throw ValidationError("--render-workers must be at least 1; received \(renderWorkers).")
@@ -110,6 +116,7 @@ struct ServiceNodeOptions: ParsableArguments {
                 database: database, store: store,
                 settings: CardRenderer.Settings(policy: decode, engine: engine), catalogue: catalogue,
                 presses: presses, previewThreads: workers, renderThreads: renderWorkers,
+                decodedPhotoBytes: previewDecodes.bytes,
                 lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),
                 nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
             ),

@@ -41,8 +41,18 @@ public final class DecodedPhotos: Sendable {
     public let capacity: Int
     private let state = Mutex(State())
 
-    public init(capacity: Int) {
+    /// The largest decode kept, as a share of the bound (1/`largestShare`).
+    public let largestShare: Int
+
+    /// - Parameters:
+    ///   - capacity: the bound in bytes.
+    ///   - largestShare: a decode larger than 1/`largestShare` of the bound is not kept (8:
+    ///     a server's thumbnails, many photos at once; the postcard service's previews keep
+    ///     a 12 MP photo's whole decode under a smaller share, since an editor works on one
+    ///     photo at a time).
+    public init(capacity: Int, largestShare: Int = 8) {
         self.capacity = max(0, capacity)
+        self.largestShare = max(1, largestShare)
     }
 
     /// The decode of the photo whose content digest is `digest` at 1/`shrink`, if kept.
@@ -57,11 +67,11 @@ public final class DecodedPhotos: Sendable {
         }
     }
 
-    /// Keeps `decode` for the photo `digest` at 1/`shrink` (unless it is larger than an
-    /// eighth of the bound), dropping the least recently used past the bound.
+    /// Keeps `decode` for the photo `digest` at 1/`shrink` (unless it is larger than
+    /// 1/`largestShare` of the bound), dropping the least recently used past the bound.
     public func keep(_ decode: Decode, digest: String, shrink: Int) {
         let size = decode.image.pixels.count
-        guard size <= capacity / 8 else { return }
+        guard size <= capacity / largestShare else { return }
         state.withLock { state in
             state.clock += 1
             let key = Self.key(digest, shrink)
