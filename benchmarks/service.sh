@@ -155,4 +155,9 @@ print(f"- order to ready, 10 cards (one card a recipient): {order_seconds:.2f} s
       f"`cardrender render` of the same card with 10 recipients (one process): {render_seconds:.2f} s "
       f"(ratio {order_seconds / render_seconds:.2f})")
 print(f"- server RSS after {previews} previews: {now} MiB now, {peak} MiB at peak (bound: 400 MiB)")
+one_editor_p95 = rows[0][2]
+if one_editor_p95 > 100 or peak > 400:
+    print(f"service.sh: a bound is missed (one editor's p95 {one_editor_p95:.1f} ms, bound 100; peak RSS {peak} MiB, bound 400)",
+          file=sys.stderr)
+    sys.exit(1)
 PY

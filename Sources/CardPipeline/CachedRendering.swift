@@ -85,6 +85,33 @@ struct CachedRendering {
         return (output, entryKey, false)
     }
 
+    /// The output for bytes already in memory whose content digest is known (a photo the
+    /// postcard service keeps): from the cache, or rendered and stored. The same lookup,
+    /// render and store as `run(path:)`, without the file.
+    /// - Parameter mustStore: a store that fails throws (an order's card must be kept);
+    ///   otherwise it is logged by the cache and the output still returned.
+    /// - Throws: what `key`, `render` and `toEntry` throw; `CacheError` when `mustStore`.
+    func run<Output>(
+        bytes: ImageData, digest: String, mustStore: Bool,
+        key: (_ digest: String, _ cache: LocalCache) throws -> CacheKey,
+        fromEntry: (CacheEntry) -> Output?,
+        render: (ImageData, _ digest: String?) throws -> Output,
+        toEntry: (Output) throws -> CacheEntry
+    ) throws -> (output: Output, key: CacheKey?, cached: Bool) {
+        guard let cache else { return (try render(bytes, digest), nil, false) }
+        let entryKey = try key(digest, cache)
+        if let entry = cache.cache.entry(for: entryKey), let output = fromEntry(entry) {
+            return (output, entryKey, true)
+        }
+        let output = try render(bytes, digest)
+        if mustStore {
+            _ = try cache.cache.store(try toEntry(output), for: entryKey)
+        } else {
+            cache.cache.storeIfPossible(try toEntry(output), for: entryKey)
+        }
+        return (output, entryKey, false)
+    }
+
     private static func text(_ error: Error) -> String {
         (error as? Errno).map { "\($0)" } ?? "\(error)"
     }

@@ -3,9 +3,11 @@ import ImageCore
 import RenderCache
 
 /// A card made from a photo's bytes and a spec through the content cache: the one place
-/// that says how a card is keyed, looked up, rendered and stored. `cardrender render`'s
-/// batch, the postcard service's queue and the tests all make cards through it, so the
-/// same photo and spec give the same bytes (and the same cache entry) everywhere.
+/// that says how a card is keyed, rendered and turned into an entry. `cardrender render`'s
+/// batch (which reads the photo through `CachedRendering` with these), the postcard
+/// service's queue and the tests all make cards through it, and the lookup, render and
+/// store are `CachedRendering`'s alone, so the same photo and spec give the same bytes (and
+/// the same cache entry) everywhere.
 public struct CardMaker: Sendable {
     /// The renderer (frames, limits, print file).
     public let renderer: CardRenderer
@@ -46,23 +48,22 @@ public struct CardMaker: Sendable {
         FinishedCard(try renderer.render(photo: photo, spec: spec, specFile: specFile))
     }
 
-    /// Stores a rendered card under `key` (already there from another writer: done).
+    /// Stores a card under `key` (already there from another writer: done).
     /// - Throws: `CacheError` when the store cannot be written: an order's card must be kept.
     public func store(_ card: FinishedCard, for key: CacheKey) throws {
         _ = try cache?.cache.store(try card.entry(), for: key)
     }
 
     /// The card of `photo` (whose content digest is `digest`) and `spec`: from the cache,
-    /// or rendered and stored.
-    /// - Throws: what `CardRenderer.render` throws.
+    /// or rendered and stored, through the batch's own `CachedRendering`.
+    /// - Throws: what `CardRenderer.render` throws; `CacheError` when the card cannot be stored.
     public func card(photo: ImageData, digest: String, spec: CardSpec, specFile: String) throws -> Made {
-        guard let cache else {
-            return Made(card: try render(photo: photo, spec: spec, specFile: specFile), key: nil, cached: false)
-        }
-        let key = try key(digest: digest, spec: spec, cache: cache)
-        if let card = stored(key) { return Made(card: card, key: key, cached: true) }
-        let card = try render(photo: photo, spec: spec, specFile: specFile)
-        try store(card, for: key)
-        return Made(card: card, key: key, cached: false)
+        let result = try CachedRendering(cache: cache, maxBytes: .max).run(
+            bytes: photo, digest: digest, mustStore: true,
+            key: { digest, cache in try key(digest: digest, spec: spec, cache: cache) },
+            fromEntry: FinishedCard.init(entry:),
+            render: { data, _ in try render(photo: data, spec: spec, specFile: specFile) },
+            toEntry: { try $0.entry() })
+        return Made(card: result.output, key: result.key, cached: result.cached)
     }
 }

@@ -34,7 +34,7 @@ public struct CardQueue: Service {
                 if let claim = try await service.book.claim(
                     leaseMilliseconds: leaseMilliseconds, node: service.configuration.nodeName)
                 {
-                    await service.render(claim)
+                    await service.render(claim, leaseMilliseconds: leaseMilliseconds)
                     continue
                 }
             } catch {

@@ -175,30 +175,47 @@ public struct OrderBook: Sendable {
     }
 
     /// Claims the oldest queued card, or one whose renderer's lease ran out (its node died),
-    /// for `lease` milliseconds. A card whose lease ran out `maxAttempts` times is failed
-    /// instead: it stops every node that renders it.
+    /// for `lease` milliseconds of the database's clock. A card claimed `maxAttempts` times
+    /// without finishing is failed instead: it stops every node that renders it, or the
+    /// store cannot take it.
     /// - Parameter node: this node's name, the start of the lease's token (which node holds
     ///   a card shows in the table).
     func claim(leaseMilliseconds lease: Int, node: String = "node", maxAttempts: Int = 5) async throws -> Claim? {
-        let now = ServiceClock.milliseconds()
         let token = node + "/" + Self.randomHex(16)
+        let dialect = database.dialect
         return try await database.transaction { sql in
+            guard let now = try await sql.execute("SELECT \(dialect.now) AS now", []).first?.int("now") else {
+                throw ServiceDatabaseError(reason: "the database gave no time", code: nil)
+            }
             _ = try await sql.execute(
                 """
                 UPDATE cards SET status = 'failed', lease_token = NULL, updated = $2,
-                error = 'rendering stopped ' || attempts || ' times without finishing (the node rendering it died each time)'
-                WHERE status = 'rendering' AND lease_until < $2 AND attempts >= $1
+                error = 'rendering did not finish after ' || attempts || ' attempts (the node rendering it died, or the store could not be written, each time)'
+                WHERE status IN ('queued', 'rendering') AND lease_until < $2 AND attempts >= $1
                 """, [.int(maxAttempts), .int(now)])
+            // A queued card with a lease_until was put back (`release`): it waits until then.
             let rows = try await sql.execute(
                 """
                 UPDATE cards SET status = 'rendering', lease_token = $1, lease_until = $2, attempts = attempts + 1,
                 updated = $3
-                WHERE id = (SELECT id FROM cards WHERE status = 'queued' OR (status = 'rendering' AND lease_until < $3)
-                ORDER BY created, id LIMIT 1\(database.dialect.skipLocked))
+                WHERE id = (SELECT id FROM cards WHERE status IN ('queued', 'rendering')
+                AND (lease_until IS NULL OR lease_until < $3)
+                ORDER BY created, id LIMIT 1\(dialect.skipLocked))
                 RETURNING \(CardRecord.columns)
                 """, [.text(token), .int(now + lease), .int(now)])
             return rows.first.flatMap(CardRecord.init(row:)).map { Claim(card: $0, token: token) }
         }
+    }
+
+    /// Extends a claim's lease by `lease` milliseconds from now (the renderer is alive).
+    /// - Returns: false when the claim no longer holds the card (cancelled, or taken over).
+    func renew(_ claim: Claim, leaseMilliseconds lease: Int) async throws -> Bool {
+        !(try await database.execute(
+            """
+            UPDATE cards SET lease_until = \(database.dialect.now) + $3
+            WHERE id = $1 AND lease_token = $2 AND status = 'rendering' RETURNING id
+            """, [.text(claim.card.id), .text(claim.token), .int(lease)]
+        ).isEmpty)
     }
 
     /// Records a claimed card's result, if its lease is still this claim's (a card cancelled,
@@ -221,11 +238,14 @@ public struct OrderBook: Sendable {
         return !rows.isEmpty
     }
 
-    /// Puts a claimed card back in the queue (its store could not be written: try later).
-    func release(_ claim: Claim) async throws {
+    /// Puts a claimed card back in the queue, to be claimed again after `backoff`
+    /// milliseconds (its store could not be written: try later, not at once).
+    func release(_ claim: Claim, backoffMilliseconds backoff: Int = 5_000) async throws {
         _ = try await database.execute(
-            "UPDATE cards SET status = 'queued', lease_token = NULL WHERE id = $1 AND lease_token = $2",
-            [.text(claim.card.id), .text(claim.token)])
+            """
+            UPDATE cards SET status = 'queued', lease_token = NULL, lease_until = \(database.dialect.now) + $3
+            WHERE id = $1 AND lease_token = $2
+            """, [.text(claim.card.id), .text(claim.token), .int(backoff)])
     }
 
     /// How many times each of `owner`'s cards became ready (1 each, or the queue is wrong).

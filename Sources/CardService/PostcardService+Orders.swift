@@ -100,9 +100,23 @@ extension PostcardService {
     }
 
     /// Renders a claimed card into the store and records its result; a store that cannot
-    /// be written puts the card back in the queue.
-    func render(_ claim: OrderBook.Claim) async {
+    /// be written puts the card back in the queue (claimed again after a back-off). The
+    /// lease is renewed every third of its length while the render runs, so a slow render
+    /// is never taken over by another node.
+    /// - Parameter lease: the lease's length in milliseconds.
+    func render(_ claim: OrderBook.Claim, leaseMilliseconds lease: Int) async {
         let card = claim.card
+        let heartbeat = Task { [book, logger] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(max(50, lease / 3)))
+                guard !Task.isCancelled else { return }
+                if (try? await book.renew(claim, leaseMilliseconds: lease)) == false {
+                    logger.notice("card \(card.id): no longer this node's (cancelled, or taken over)")
+                    return
+                }
+            }
+        }
+        defer { heartbeat.cancel() }
         do {
             let made = try await renderPool.runIfActive { [configuration] in
                 let photo = try self.photoBytes(card.photo)
@@ -110,8 +124,12 @@ extension PostcardService {
                 guard let renderer = self.renderer(press: card.press) else {
                     throw Problem(.unprocessableContent, "the press \(card.press) is not one of this server's")
                 }
-                return try CardMaker(renderer: renderer, cache: configuration.store).card(
-                    photo: photo, digest: card.photo, spec: spec, specFile: "card \(card.id)")
+                let maker = CardMaker(renderer: renderer, cache: configuration.store)
+                let made = try maker.card(photo: photo, digest: card.photo, spec: spec, specFile: "card \(card.id)")
+                // Found on this node's disk: stored again, so that the shared store holds it
+                // too (a store that failed after the disk copy was written).
+                if made.cached, let key = made.key { try maker.store(made.card, for: key) }
+                return made
             }
             try await book.finish(
                 claim, status: .ready, verdict: made.card.record.quality.rawValue, error: nil, entryKey: made.key?.hex)

@@ -138,11 +138,18 @@ public final class PostcardService: Sendable {
                 try photo.photoHeader(policy: configuration.settings.policy)
             }
         } catch let error as ImageInputError {
-            throw Problem(.unprocessableContent, "\(error)")
+            throw Problem(.unprocessableContent, "The photo is refused: \(error)")
+        } catch let error as VipsError {
+            // libvips read the header (a format libjpeg does not take) and refused it.
+            throw Problem(.unprocessableContent, "The photo is refused: libvips cannot read it (\(error)).")
         }
         guard let key = CacheKey(hex: digest) else { preconditionFailure("a SHA-256 digest is 64 hex digits") }
-        try await previewPool.runIfActive { [configuration] in
-            _ = try configuration.store.cache.store(CacheEntry(parts: [("photo", Data(bytes))]), for: key)
+        do {
+            try await previewPool.runIfActive { [configuration] in
+                _ = try configuration.store.cache.store(CacheEntry(parts: [("photo", Data(bytes))]), for: key)
+            }
+        } catch let error as CacheError {
+            throw Self.storeDown(error)
         }
         let isNew = try await book.addPhoto(
             owner: owner, digest: digest, width: header.uprightWidth, height: header.uprightHeight,
@@ -177,17 +184,23 @@ public final class PostcardService: Sendable {
                 .unprocessableContent, "The spec is refused: \(error.description)",
                 errors: [Problem.FieldError(field: error.field, detail: error.problem)])
         }
-        guard let photo = spec.photo, CacheKey(hex: photo) != nil,
-            try await book.photo(owner: owner, digest: photo) != nil
-        else {
+        guard let photo = spec.photo else {
             throw Problem(
                 .unprocessableContent, "spec.photo must be the id of a photo this API key uploaded (POST /v1/photos).",
+                errors: [Problem.FieldError(field: "photo", detail: "missing")])
+        }
+        // Another key's photo is not found, as one that does not exist.
+        guard CacheKey(hex: photo) != nil, try await book.photo(owner: owner, digest: photo) != nil else {
+            throw Problem(
+                .notFound,
+                "The photo \(photo) was not found: spec.photo must be the id of a photo this API key uploaded.",
                 errors: [Problem.FieldError(field: "photo", detail: "no photo of this key has that id")])
         }
         return (spec, photo)
     }
 
-    /// A `CardSpecError` or `ImageInputError` met while rendering, as a 422.
+    /// A `CardSpecError`, `ImageInputError` or libvips's refusal met while rendering, as a
+    /// 422; a store that cannot be written or read, as a 503.
     static func refusal(_ error: any Error) -> Problem? {
         switch error {
         case let error as CardSpecError:
@@ -195,8 +208,18 @@ public final class PostcardService: Sendable {
                 .unprocessableContent, "The spec is refused: \(error.description)",
                 errors: [Problem.FieldError(field: error.field, detail: error.problem)])
         case let error as ImageInputError: Problem(.unprocessableContent, "The photo is refused: \(error)")
+        case let error as VipsError:
+            Problem(.unprocessableContent, "The photo cannot be rendered: libvips refuses it (\(error)).")
+        case let error as CacheError: storeDown(error)
         default: nil
         }
+    }
+
+    /// 503 for a store that cannot be used now, with a time to retry.
+    static func storeDown(_ error: CacheError) -> Problem {
+        var problem = Problem(.serviceUnavailable, "The store cannot be used now (\(error)); retry later.")
+        problem.headers[.retryAfter] = "30"
+        return problem
     }
 
     // MARK: Previews

@@ -11,9 +11,12 @@ final class RateLimiter: Sendable {
     }
     private let buckets = Mutex([String: Bucket]())
 
+    /// - Parameters:
+    ///   - rate: tokens a second.
+    ///   - burst: the bucket's size (at least 1: a key may always make one request).
     init(rate: Double, burst: Double) {
         self.rate = rate
-        self.burst = burst
+        self.burst = max(1, burst)
     }
 
     /// Takes a token from `key`'s bucket.

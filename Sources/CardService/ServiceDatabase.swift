@@ -27,6 +27,15 @@ public enum SQLDialect: String, Sendable {
     /// The lock clause that lets several nodes claim queued rows at once without waiting for
     /// each other (PostgreSQL); SQLite has one writer at a time and needs none.
     var skipLocked: String { self == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
+
+    /// The database's clock in milliseconds since 1970: leases are compared on one clock,
+    /// never on each node's own.
+    var now: String {
+        switch self {
+        case .postgres: "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+        case .sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+        }
+    }
 }
 
 /// A database that refused a statement or could not be reached.

@@ -57,7 +57,15 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let answering = pending.first ?? Answering(close: false, keepAlive10: false)
+        var answering = pending.first ?? Answering(close: false, keepAlive10: false)
+        if case .head(let head) = unwrapOutboundIn(data),
+            head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
+        {
+            // The server closes after this answer (shutting down, an error): it says so, and
+            // this handler closes too.
+            answering = Answering(close: true, keepAlive10: false)
+            if !pending.isEmpty { pending[0] = answering }
+        }
         switch unwrapOutboundIn(data) {
         case .head(var head) where answering.close || answering.keepAlive10:
             head.headers.remove(name: "connection")

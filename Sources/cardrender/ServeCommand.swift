@@ -175,7 +175,7 @@ struct ServeCommand: AsyncParsableCommand {
                 [logger] in logger.warning("\($0)")
             }
             let postcardService = try await node.open(
-                postcards, decode: decode.policy, engine: engine, shared: shared, workers: workers, logger: logger)
+                postcards, decode: decode.policy, engine: engine, workers: workers, logger: logger)
             let api = try postcardService.map { try PostcardServiceApplication.build(service: $0, logger: logger) }
             let (application, _) = try ThumbServerApplication.build(
                 configuration: configuration, cache: store, logger: logger, api: api?.responder,

@@ -43,10 +43,12 @@ struct ServiceOptions: ParsableArguments {
     func openDatabase() async throws -> any ServiceDatabase {
         let database: any ServiceDatabase
         if var url = self.database {
-            if let password = ProcessInfo.processInfo.environment["PGPASSWORD"], !url.contains("@"),
-                let scheme = url.range(of: "://")
+            // PGPASSWORD for a URL whose user has no password of its own.
+            if let password = ProcessInfo.processInfo.environment["PGPASSWORD"],
+                let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+                !url[scheme.upperBound..<at].contains(":")
             {
-                url.insert(contentsOf: ":\(password)@", at: scheme.upperBound)
+                url.insert(contentsOf: ":" + password, at: at)
             }
             database = try await PostgresServiceDatabase(url: url)
         } else {
@@ -79,6 +81,12 @@ struct ServiceNodeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Where every node keeps the service's photos and finished cards: s3://BUCKET[/PREFIX] (AWS_* variables), beside each node's --data; a prefix of its own, with no expiry rule (they are orders, not a cache). Without it, a single node keeps them in --data alone.",
+            valueName: "s3-url"))
+    var store: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Photo decodes kept for the next preview of the same photo (a 12 MP photo's takes 36 MB), e.g. 160M.",
             valueName: "size"))
     var previewDecodes = ByteCount(bytes: 160 << 20)
@@ -93,15 +101,41 @@ struct ServiceNodeOptions: ParsableArguments {
         guard (1...100_000).contains(rateLimit) else {
             throw ValidationError("--rate-limit must be from 1 to 100000; received \(rateLimit).")
         }
+        if let store {
+            guard bucket != nil else {
+                throw ValidationError("--store: expected s3://BUCKET or s3://BUCKET/PREFIX; received '\(store)'.")
+            }
+            guard CacheOptions.client() != nil else {
+                throw ValidationError(
+                    "--store \(store): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (credentials are never taken on the command line)."
+                )
+            }
+        }
+    }
+
+    /// The bucket and prefix of `--store`.
+    var bucket: (name: String, prefix: String)? {
+        guard let store, store.hasPrefix("s3://") else { return nil }
+        let path = store.dropFirst("s3://".count).split(separator: "/", maxSplits: 1)
+        guard let name = path.first, !name.isEmpty else { return nil }
+        return (String(name), path.count > 1 ? String(path[1]) : "")
     }
 
     /// The service, or nil when it is off.
     func open(
-        _ data: ServiceOptions, decode: DecodePolicy, engine: RenderEngine, shared: (any CacheStore)?, workers: Int,
+        _ data: ServiceOptions, decode: DecodePolicy, engine: RenderEngine, workers: Int,
         logger: Logger
     ) async throws -> PostcardService? {
         guard data.isOn else { return nil }
         let database = try await data.openDatabase()
+        // A bucket that fails is skipped for 30 s (puts fail at once: the card waits in the queue).
+        let shared = bucket.flatMap { bucket in
+            CacheOptions.client().map {
+                S3Store(
+                    client: $0, bucket: bucket.name, prefix: bucket.prefix, health: S3Health(recoverAfter: .seconds(30))
+                )
+            }
+        }
         let store = try LocalCache(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
             logger.warning("\($0)")
         }

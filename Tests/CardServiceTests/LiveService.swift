@@ -18,8 +18,13 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
     var testDescription: String { rawValue }
 
-    /// The kinds that can run here.
-    static var available: [DatabaseKind] { PostgresServer.binaries == nil ? [.sqlite] : [.sqlite, .postgres] }
+    /// The kinds that can run here: PostgreSQL when installed, or when
+    /// `CARDRENDER_REQUIRE_POSTGRES=1` (`scripts/test.sh` sets it), so that a missing server
+    /// fails the suite instead of leaving it to SQLite alone.
+    static var available: [DatabaseKind] {
+        PostgresServer.binaries != nil || ProcessInfo.processInfo.environment["CARDRENDER_REQUIRE_POSTGRES"] == "1"
+            ? [.sqlite, .postgres] : [.sqlite]
+    }
 
     /// A new, empty database of this kind.
     func open(directory: String) async throws -> any ServiceDatabase {

@@ -51,7 +51,31 @@ import Testing
         #expect(try await book.claim(leaseMilliseconds: -1) == nil)
         let card = try #require(try await book.cards(owner: owner, status: nil, limit: 10, after: nil).cards.first)
         #expect(card.status == .failed)
-        #expect(card.error?.contains("5 times") == true)
+        #expect(card.error?.contains("after 5 attempts") == true)
+        await opened.close()
+    }
+
+    @Test("a renewed lease holds its card; a card put back waits out its back-off", arguments: DatabaseKind.available)
+    func renewAndRelease(database: DatabaseKind) async throws {
+        let directory = try Fixtures.scratchDirectory("renew")
+        let opened = try await database.open(directory: directory)
+        let book = OrderBook(database: opened)
+        try await book.migrate()
+        let owner = try await book.createKey(name: "q").id
+        let ids = try await Self.queue(book, owner: owner, count: 1)
+        let first = try #require(try await book.claim(leaseMilliseconds: 60_000, node: "a"))
+        #expect(first.token.hasPrefix("a/"))
+        #expect(try await book.renew(first, leaseMilliseconds: 60_000))
+        #expect(try await book.claim(leaseMilliseconds: 60_000) == nil)
+        // Put back with its back-off over: claimed again at once; the old claim is void.
+        try await book.release(first, backoffMilliseconds: -1)
+        #expect(try await book.renew(first, leaseMilliseconds: 60_000) == false)
+        let second = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        #expect(second.card.id == ids[0])
+        // Put back with a back-off still running: nobody takes it yet.
+        try await book.release(second, backoffMilliseconds: 60_000)
+        #expect(try await book.claim(leaseMilliseconds: 60_000) == nil)
+        #expect(try await book.card(owner: owner, id: ids[0])?.status == .queued)
         await opened.close()
     }
 

@@ -9,9 +9,10 @@ import Testing
 /// The service checked against its own contract: schemathesis (PyPI, installed by
 /// `scripts/setup-tests.sh` under `.build/services/schemathesis`) reads `/v1/openapi.json`
 /// from a live `cardrender serve --data` and sends every operation generated requests,
-/// valid and not, with a real key, after a real photo and order exist: no answer may be a
-/// 5xx, and every answer must be one the document declares (status, content type, headers,
-/// body schema).
+/// valid and not, with a real key, after a real photo and order exist (the generated specs
+/// name photos that are not the key's, so they meet the refusals; the order's cards are
+/// reached through the document's links from the list): no answer may be a 5xx, and every
+/// answer must be one the document declares (status, content type, headers, body schema).
 @Suite(
     .serialized, .libvips,
     .enabled(if: FileManager.default.isExecutableFile(atPath: Schemathesis.binary), Schemathesis.missing),
@@ -48,6 +49,15 @@ struct SchemathesisTests {
                 base + "/v1/photos",
             ])
         #expect(upload.stdoutText == "201")
+        let digest = try Tools.run("/usr/bin/sha256sum", [ServiceAPITests.photo]).stdoutText.prefix(64)
+        let order = #"{"spec": \#(ServiceAPITests.spec(photo: String(digest), recipients: 2))}"#
+        let placed = try Tools.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Authorization: Bearer \(key)",
+                "-H", "Content-Type: application/json", "--data-binary", order, base + "/v1/cards",
+            ])
+        #expect(placed.stdoutText == "202")
         let run = try await Tools.onWorkerThread {
             try Tools.run(
                 Schemathesis.binary,

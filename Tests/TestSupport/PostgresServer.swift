@@ -28,14 +28,20 @@ public final class PostgresServer: Sendable {
     public let directory: String
     private let process: StoppableProcess
 
-    /// The shared server, started on first use.
+    /// The shared server, started on first use and stopped when the test process exits.
     public static func shared() throws -> PostgresServer {
         try started.withLock { server in
             if let server { return server }
             let new = try PostgresServer(listen: "127.0.0.1")
             server = new
+            atexit { PostgresServer.stopShared() }
             return new
         }
+    }
+
+    /// Stops the shared server (at exit).
+    private static func stopShared() {
+        started.withLock { $0?.stop() }
     }
     private static let started = Mutex<PostgresServer?>(nil)
 
@@ -74,12 +80,14 @@ public final class PostgresServer: Sendable {
         throw Tools.ToolError(message: "PostgreSQL did not start in 30 s; see \(directory)/postgres.log")
     }
 
-    deinit { process.kill() }
-
-    /// Stops the server now (SIGKILL would leave shared memory: SIGINT is its fast shutdown).
+    /// Stops the server: SIGINT to the postmaster itself (its fast shutdown; `runuser`
+    /// above it passes no signal on), then the wait for `runuser` to end.
     public func stop() {
-        process.send(SIGINT)
-        if process.wait(upTo: 20) == nil { process.kill() }
+        let pidFile = (try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)) ?? ""
+        if let postmaster = pidFile.split(separator: "\n").first.flatMap({ pid_t($0) }) {
+            _ = Glibc.kill(postmaster, SIGINT)
+        }
+        if process.wait(upTo: 30) == nil { process.kill() }
     }
 
     /// Runs `sql` with psql in `database` and returns its unaligned output.
