@@ -19,6 +19,17 @@ public struct CardQueue: Service {
         let lease = service.configuration.lease
         let milliseconds =
             Int(lease.components.seconds) * 1000 + Int(lease.components.attoseconds / 1_000_000_000_000_000)
+        do {
+            let recovered = try await service.book.recover(node: service.configuration.nodeName)
+            if recovered > 0 {
+                service.logger.notice(
+                    "queue: \(recovered) card(s) this node (\(service.configuration.nodeName)) was rendering when it stopped are queued again"
+                )
+            }
+        } catch {
+            service.logger.warning(
+                "queue: this node's unfinished cards cannot be asked for (\(error)); their leases will run out")
+        }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for _ in 0..<max(1, service.configuration.renderThreads) {

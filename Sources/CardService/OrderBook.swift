@@ -207,6 +207,20 @@ public struct OrderBook: Sendable {
         }
     }
 
+    /// Puts back in the queue every card `node` was rendering when it stopped: a node that
+    /// starts again under the same `--node-name` takes its own cards up at once, without
+    /// waiting for their leases to run out.
+    /// - Returns: how many cards were put back.
+    @discardableResult
+    func recover(node: String) async throws -> Int {
+        try await database.execute(
+            """
+            UPDATE cards SET status = 'queued', lease_token = NULL, lease_until = NULL
+            WHERE status = 'rendering' AND substr(lease_token, 1, length($1)) = $1 RETURNING id
+            """, [.text(node + "/")]
+        ).count
+    }
+
     /// Extends a claim's lease by `lease` milliseconds from now (the renderer is alive).
     /// - Returns: false when the claim no longer holds the card (cancelled, or taken over).
     func renew(_ claim: Claim, leaseMilliseconds lease: Int) async throws -> Bool {

@@ -79,6 +79,31 @@ import Testing
         await opened.close()
     }
 
+    @Test(
+        "a node started again under its name takes its own unfinished cards up at once",
+        arguments: DatabaseKind.available)
+    func recoverOwnCards(database: DatabaseKind) async throws {
+        let directory = try Fixtures.scratchDirectory("recover")
+        let opened = try await database.open(directory: directory)
+        let book = OrderBook(database: opened)
+        try await book.migrate()
+        let owner = try await book.createKey(name: "q").id
+        let ids = try await Self.queue(book, owner: owner, count: 2)
+        let mine = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a"))
+        let theirs = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-b"))
+        #expect(try await book.claim(leaseMilliseconds: 600_000) == nil)
+        // node-a dies and starts again: its card is queued at once; node-b's keeps its lease.
+        #expect(try await book.recover(node: "node-a") == 1)
+        #expect(try await book.recover(node: "node") == 0)  // a prefix of another name is not that node
+        let again = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a"))
+        #expect(again.card.id == mine.card.id)
+        #expect(try await Self.ready(book, mine) == false)
+        #expect(try await Self.ready(book, theirs))
+        #expect(try await Self.ready(book, again))
+        #expect(try await book.readiedCounts(owner: owner) == Dictionary(uniqueKeysWithValues: ids.map { ($0, 1) }))
+        await opened.close()
+    }
+
     /// Queues `count` cards for `owner`, a millisecond apart (their order is the queue's).
     static func queue(_ book: OrderBook, owner: String, count: Int) async throws -> [String] {
         let now = ServiceClock.milliseconds()
