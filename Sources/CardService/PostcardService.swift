@@ -180,9 +180,7 @@ public final class PostcardService: Sendable {
         do {
             spec = try CardSpec.parse(json, file: name)
         } catch {
-            throw Problem(
-                .unprocessableContent, "The spec is refused: \(error.description)",
-                errors: [Problem.FieldError(field: error.field, detail: error.problem)])
+            throw Self.problem(error)
         }
         guard let photo = spec.photo else {
             throw Problem(
@@ -203,16 +201,20 @@ public final class PostcardService: Sendable {
     /// 422; a store that cannot be written or read, as a 503.
     static func refusal(_ error: any Error) -> Problem? {
         switch error {
-        case let error as CardSpecError:
-            Problem(
-                .unprocessableContent, "The spec is refused: \(error.description)",
-                errors: [Problem.FieldError(field: error.field, detail: error.problem)])
+        case let error as CardSpecError: problem(error)
         case let error as ImageInputError: Problem(.unprocessableContent, "The photo is refused: \(error)")
         case let error as VipsError:
             Problem(.unprocessableContent, "The photo cannot be rendered: libvips refuses it (\(error)).")
         case let error as CacheError: storeDown(error)
         default: nil
         }
+    }
+
+    /// 422 for a spec's error, with its field's path.
+    static func problem(_ error: CardSpecError) -> Problem {
+        Problem(
+            .unprocessableContent, "The spec is refused: \(error.description)",
+            errors: [Problem.FieldError(field: error.field, detail: error.problem)])
     }
 
     /// 503 for a store that cannot be used now, with a time to retry.

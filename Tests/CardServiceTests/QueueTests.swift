@@ -11,10 +11,7 @@ import Testing
         "a card whose node died is taken over after its lease, and becomes ready once",
         arguments: DatabaseKind.available)
     func takeover(database: DatabaseKind) async throws {
-        let directory = try Fixtures.scratchDirectory("queue")
-        let opened = try await database.open(directory: directory)
-        let book = OrderBook(database: opened)
-        try await book.migrate()
+        let (book, opened) = try await Self.migrated(database, "queue")
         #expect(try await book.migrate().isEmpty)  // versioned: nothing runs twice
         let owner = try await book.createKey(name: "q").id
         let ids = try await Self.queue(book, owner: owner, count: 3)
@@ -41,10 +38,7 @@ import Testing
 
     @Test("a card that stops every node rendering it fails after five leases", arguments: DatabaseKind.available)
     func poison(database: DatabaseKind) async throws {
-        let directory = try Fixtures.scratchDirectory("poison")
-        let opened = try await database.open(directory: directory)
-        let book = OrderBook(database: opened)
-        try await book.migrate()
+        let (book, opened) = try await Self.migrated(database, "poison")
         let owner = try await book.createKey(name: "q").id
         _ = try await Self.queue(book, owner: owner, count: 1)
         for _ in 0..<5 { #expect(try await book.claim(leaseMilliseconds: -1) != nil) }
@@ -57,10 +51,7 @@ import Testing
 
     @Test("a renewed lease holds its card; a card put back waits out its back-off", arguments: DatabaseKind.available)
     func renewAndRelease(database: DatabaseKind) async throws {
-        let directory = try Fixtures.scratchDirectory("renew")
-        let opened = try await database.open(directory: directory)
-        let book = OrderBook(database: opened)
-        try await book.migrate()
+        let (book, opened) = try await Self.migrated(database, "renew")
         let owner = try await book.createKey(name: "q").id
         let ids = try await Self.queue(book, owner: owner, count: 1)
         let first = try #require(try await book.claim(leaseMilliseconds: 60_000, node: "a"))
@@ -83,10 +74,7 @@ import Testing
         "a node started again under its name takes its own unfinished cards up at once",
         arguments: DatabaseKind.available)
     func recoverOwnCards(database: DatabaseKind) async throws {
-        let directory = try Fixtures.scratchDirectory("recover")
-        let opened = try await database.open(directory: directory)
-        let book = OrderBook(database: opened)
-        try await book.migrate()
+        let (book, opened) = try await Self.migrated(database, "recover")
         let owner = try await book.createKey(name: "q").id
         let ids = try await Self.queue(book, owner: owner, count: 2)
         let mine = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a"))
@@ -102,6 +90,14 @@ import Testing
         #expect(try await Self.ready(book, again))
         #expect(try await book.readiedCounts(owner: owner) == Dictionary(uniqueKeysWithValues: ids.map { ($0, 1) }))
         await opened.close()
+    }
+
+    /// A new database of `kind`, migrated, and its book.
+    static func migrated(_ kind: DatabaseKind, _ label: String) async throws -> (OrderBook, any ServiceDatabase) {
+        let opened = try await kind.open(directory: try Fixtures.scratchDirectory(label))
+        let book = OrderBook(database: opened)
+        try await book.migrate()
+        return (book, opened)
     }
 
     /// Queues `count` cards for `owner`, a millisecond apart (their order is the queue's).

@@ -19,42 +19,16 @@ import Testing
     .enabled(if: TestNetwork.unavailable == nil, Comment(rawValue: TestNetwork.unavailable ?? "")),
     .enabled(if: SeaweedServer.binary != nil, SeaweedServer.missing),
     .enabled(if: PostgresServer.binaries != nil, PostgresServer.missing),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is not installed"),
+    .enabled(if: Nginx.binary != nil, "nginx is not installed: run `bash scripts/setup-tests.sh`"),
     .enabled(if: FileManager.default.fileExists(atPath: ServiceAPITests.photo), "../shared/corpus is absent"))
 struct ServiceFleetTests {
-    /// The shipped configuration with the nodes' addresses and the edge's port replaced;
-    /// each replaced text must be there exactly once.
+    /// The shipped configuration with the nodes' addresses and the edge's port replaced.
     static func configuration(nodes: [String], edge: Int, directory: String) throws -> String {
-        var text = try String(
-            contentsOfFile: Fixtures.root.appendingPathComponent("deploy/nginx/cardrender-service.conf").path,
-            encoding: .utf8)
-        for (from, to) in [
-            ("10.0.0.11:8080", nodes[0]), ("10.0.0.12:8080", nodes[1]), ("listen 80;", "listen 127.0.0.1:\(edge);"),
-        ] {
-            let parts = text.components(separatedBy: from)
-            guard parts.count == 2 else {
-                throw Tools.ToolError(message: "deploy/nginx/cardrender-service.conf: '\(from)' should appear once")
-            }
-            text = parts.joined(separator: to)
-        }
-        return """
-            user root;
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log;
-            daemon off;
-            events { worker_connections 256; }
-            http {
-              access_log \(directory)/access.log;
-              client_body_temp_path \(directory)/body;
-              proxy_temp_path \(directory)/proxy;
-              fastcgi_temp_path \(directory)/fastcgi;
-              uwsgi_temp_path \(directory)/uwsgi;
-              scgi_temp_path \(directory)/scgi;
-              \(text)
-            }
-
-            """
+        try Nginx.configuration(
+            shipped: "cardrender-service.conf",
+            replacing: [
+                ("10.0.0.11:8080", nodes[0]), ("10.0.0.12:8080", nodes[1]), ("listen 80;", "listen 127.0.0.1:\(edge);"),
+            ], directory: directory)
     }
 
     struct Reply {
@@ -133,7 +107,7 @@ struct ServiceFleetTests {
             ).utf8
         ).write(to: URL(fileURLWithPath: directory + "/nginx.conf"))
         let nginx = try StoppableProcess(
-            "/usr/sbin/nginx", ["-p", directory, "-c", directory + "/nginx.conf"], output: directory + "/stderr.log")
+            Nginx.binary!, ["-p", directory, "-c", directory + "/nginx.conf"], output: directory + "/stderr.log")
         defer {
             nginx.send(SIGQUIT)
             if nginx.wait(upTo: 10) == nil { nginx.kill() }

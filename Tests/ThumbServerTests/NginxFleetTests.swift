@@ -17,39 +17,14 @@ import Testing
     .enabled(if: Nginx.binary != nil, "nginx is not installed: run `bash scripts/setup-tests.sh`"))
 struct NginxFleetTests {
     /// The shipped configuration with the instances' and the edge's ports and the cache
-    /// path replaced; each replaced text must be there exactly once, so the file cannot
-    /// drift from what is tested.
+    /// path replaced.
     static func configuration(instances: [Int], edge: Int, directory: String) throws -> String {
-        var text = try String(
-            contentsOfFile: Fixtures.root.appendingPathComponent("deploy/nginx/cardrender.conf").path, encoding: .utf8)
-        for (from, to) in [
-            ("127.0.0.1:8081", "127.0.0.1:\(instances[0])"), ("127.0.0.1:8082", "127.0.0.1:\(instances[1])"),
-            ("listen 80;", "listen 127.0.0.1:\(edge);"), ("/var/cache/nginx/cardrender", directory + "/edge-cache"),
-        ] {
-            let parts = text.components(separatedBy: from)
-            guard parts.count == 2 else {
-                throw Tools.ToolError(message: "deploy/nginx/cardrender.conf: '\(from)' should appear once")
-            }
-            text = parts.joined(separator: to)
-        }
-        return """
-            user root;
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log;
-            daemon off;
-            events { worker_connections 256; }
-            http {
-              access_log \(directory)/access.log;
-              client_body_temp_path \(directory)/body;
-              proxy_temp_path \(directory)/proxy;
-              fastcgi_temp_path \(directory)/fastcgi;
-              uwsgi_temp_path \(directory)/uwsgi;
-              scgi_temp_path \(directory)/scgi;
-              \(text)
-            }
-
-            """
+        try Nginx.configuration(
+            shipped: "cardrender.conf",
+            replacing: [
+                ("127.0.0.1:8081", "127.0.0.1:\(instances[0])"), ("127.0.0.1:8082", "127.0.0.1:\(instances[1])"),
+                ("listen 80;", "listen 127.0.0.1:\(edge);"), ("/var/cache/nginx/cardrender", directory + "/edge-cache"),
+            ], directory: directory)
     }
 
     struct Reply {
@@ -177,12 +152,5 @@ struct NginxFleetTests {
         #expect(served.status == 200)
         #expect(served.body == (try Data(contentsOf: URL(fileURLWithPath: batchOut + "/b.png"))))
         #expect(try await Self.renders(client, port: other.port) == before)
-    }
-}
-
-/// The nginx binary, when installed.
-enum Nginx {
-    static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
     }
 }
