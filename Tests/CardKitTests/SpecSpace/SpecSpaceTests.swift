@@ -12,7 +12,8 @@ import VipsKit
 /// frame, effect, size, dpi, bleed, background, a message, the press presets) over JPEGs in
 /// every EXIF orientation, PNG (8 and 16 bits), grey, CMYK, a Display P3 JPEG and an iPhone
 /// HEIC. Each spec renders with `--engine auto` and `--engine general`; where auto took the
-/// fast executor, the print files agree within a mean absolute difference of 1.5.
+/// fast executor, the print files agree within a mean absolute difference of 1.5; and the
+/// preview of each side (`CardRenderer.preview`, the postcard service's) is its sample.
 ///
 /// `CARDRENDER_FUZZ_COUNT`, `CARDRENDER_FUZZ_SEED` and `CARDRENDER_FUZZ_MAX_DPI` change the
 /// walk (`scripts/fuzz-specs.sh N SEED` runs 10,000 at every dpi); the suite keeps 200 specs
@@ -24,6 +25,8 @@ struct SpecSpaceTests {
     static let seed = environment["CARDRENDER_FUZZ_SEED"].flatMap { UInt64($0) } ?? 2026
     static let maxDPI = environment["CARDRENDER_FUZZ_MAX_DPI"].flatMap { Int($0) } ?? 300
     static let catalogue = try? FrameCatalogue(directory: Fixtures.root.path + "/frames")
+    /// Previews' kept decodes, shared by every spec (keyed by the photo's path).
+    static let keptDecodes = DecodedPhotos(capacity: 256 << 20, largestShare: 3)
 
     /// The photos, made once: the corpus's 16 orientation JPEGs and derived formats.
     static let photos: Result<[ImageData], any Error> = Result {
@@ -82,6 +85,23 @@ struct SpecSpaceTests {
             }
         }
         guard let auto = rendered[.auto], let general = rendered[.general] else { return }
+        // The postcard service's preview of each side is the sample, byte for byte: made
+        // once with the photo decoded and once from the decode kept by the first.
+        let previewer = CardRenderer(
+            catalogue: Self.catalogue,
+            settings: CardRenderer.Settings(printFile: press.map { .pdf($0, quality: 92) } ?? .jpeg))
+        for round in ["first", "kept decode"] {
+            let front = try previewer.preview(
+                photo: photo, digest: photo.name, spec: spec, side: .front, specFile: specFile,
+                decoded: Self.keptDecodes)
+            #expect(front == auto.front.sample, "the front's preview (\(round)) is not its sample\n  \(replay)")
+        }
+        if let back = auto.versos.first {
+            let preview = try previewer.preview(
+                photo: photo, digest: photo.name, spec: spec, side: .back, specFile: specFile, decoded: Self.keptDecodes
+            )
+            #expect(preview == back.sample, "the back's preview is not its sample\n  \(replay)")
+        }
         #expect(auto.front.printSize == general.front.printSize, "\(replay)")
         #expect(auto.front.sampleSize == general.front.sampleSize && auto.front.smallSize == general.front.smallSize)
         #expect(auto.versos.count == general.versos.count)
