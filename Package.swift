@@ -28,6 +28,17 @@ let nativeHeaderDirectories = [
     "/usr/include/harfbuzz", "/usr/include/freetype2", "/usr/include/cairo",
 ]
 let nativeHeaders: [CSetting] = [.unsafeFlags(nativeHeaderDirectories.map { "-I" + $0 })]
+// OpenCV's headers, unpacked from Debian's libopencv-core-dev and libopencv-objdetect-dev by
+// scripts/setup.sh into .build/opencv: installing those packages would pull in 93 MB of Qt,
+// FFmpeg and GDAL (libopencv-objdetect-dev depends on libopencv-highgui-dev) that no build
+// uses. The library itself (libopencv-objdetect406) is opened on first use (CFaceDetector).
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+let openCVHeaders: [CXXSetting] = [
+    .unsafeFlags(
+        ["-O2", "-Werror", "-I" + packageDirectory + "/.build/opencv/usr/include/opencv4"]
+            + (Context.environment["CARDRENDER_SANITIZE"] == "1"
+                ? ["-fsanitize=undefined", "-fsanitize-trap=undefined", "-fno-omit-frame-pointer"] : []))
+]
 let nativeHeadersForSwift: [SwiftSetting] = [.unsafeFlags(nativeHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] })]
 
 // Linux only: the code calls Glibc directly (O_TMPFILE, /proc/self, mallopt) and is built
@@ -92,6 +103,8 @@ let package = Package(
             name: "CTextLayout", dependencies: ["CPango", "CLazyLibraries"], cSettings: optimisedC + nativeHeaders),
         // An HEIF photo's primary image straight through libheif (opened by CLazyLibraries).
         .target(name: "CHEIFBridge", dependencies: ["CLazyLibraries", "CPixelKernels"], cSettings: optimisedC),
+        // OpenCV's cascade face detector (C++ behind a C interface), opened on first use.
+        .target(name: "CFaceDetector", cxxSettings: openCVHeaders, linkerSettings: [.linkedLibrary("dl")]),
         // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CLazyLibraries.
         .systemLibrary(name: "CQPDF"),
         // PDF documents written and read through libqpdf: the press print files and preflight.
@@ -124,7 +137,7 @@ let package = Package(
             name: "CardKit",
             dependencies: [
                 "ImageCore", "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF", "PressKit",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "CFaceDetector", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
@@ -269,13 +282,14 @@ let package = Package(
             ]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
 
 // Every Swift target of ours, tests included, builds with warnings as errors.
 let cTargets: Set<String> = [
     "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CLazyLibraries",
-    "CColourTransform", "CHEIFBridge", "CInflate", "CNativeVersions",
+    "CColourTransform", "CHEIFBridge", "CInflate", "CNativeVersions", "CFaceDetector",
 ]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift

@@ -17,6 +17,7 @@ packages=(
   fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji   # the fallback chain: other scripts, CJK, emoji in colour
   libpango1.0-dev # Pango + cairo headers: the message side is laid out and drawn with them
+  libopencv-objdetect406 opencv-data   # OpenCV's face cascades: a photo's first placement keeps its faces whole
 )
 # Installs with apt those of the packages named that are missing.
 setup_install() {
@@ -37,6 +38,23 @@ setup_install() {
   if [[ -n $policy_added ]]; then rm -f /usr/sbin/policy-rc.d; fi
 }
 setup_install "${packages[@]}"
+
+# OpenCV's headers (for CFaceDetector) unpacked from its two -dev packages into .build/opencv,
+# not installed: libopencv-objdetect-dev depends on libopencv-highgui-dev, which pulls in
+# 93 MB of Qt, FFmpeg and GDAL that nothing here uses. The same version as the library above.
+opencv_headers="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/opencv"
+if [[ ! -f $opencv_headers/usr/include/opencv4/opencv2/objdetect.hpp ]]; then
+  echo "setup: unpacking OpenCV's headers into $opencv_headers" >&2
+  opencv_debs="$(mktemp -d)"
+  opencv_version="$(dpkg-query -W -f='${Version}' libopencv-objdetect406)"
+  (cd "$opencv_debs" && chmod 777 . && apt-get download -qq \
+    "libopencv-core-dev=$opencv_version" "libopencv-objdetect-dev=$opencv_version" 2>/dev/null)
+  mkdir -p "$opencv_headers"
+  for deb in "$opencv_debs"/*.deb; do dpkg-deb -x "$deb" "$opencv_headers"; done
+  rm -rf "$opencv_debs"
+  [[ -f $opencv_headers/usr/include/opencv4/opencv2/objdetect.hpp ]] ||
+    { echo "setup: could not unpack OpenCV's headers" >&2; exit 1; }
+fi
 
 if ! command -v swift >/dev/null 2>&1; then
   for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do

@@ -170,6 +170,14 @@ int CVipsShim_multiply(VipsImage *left, VipsImage *right, VipsImage **out) {
 
 int CVipsShim_bandmean(VipsImage *in, VipsImage **out) { return LIBVIPS(vips_bandmean)(in, out, NULL); }
 
+int CVipsShim_attention_centre(VipsImage *in, int width, int height, int *x, int *y) {
+    VipsImage *out = NULL;
+    int status = LIBVIPS(vips_smartcrop)(in, &out, width, height, "interesting", VIPS_INTERESTING_ATTENTION,
+                                         "attention_x", x, "attention_y", y, NULL);
+    if (out) g_object_unref(out);
+    return status;
+}
+
 int CVipsShim_copy_resolution(VipsImage *in, VipsImage **out, double xres, double yres) {
     return LIBVIPS(vips_copy)(in, out, "xres", xres, "yres", yres, NULL);
 }

@@ -126,6 +126,7 @@ public struct CardBatch: Sendable {
             outcome.effect = card.record.effect
             outcome.warning = card.record.warning
             outcome.path = card.record.path
+            outcome.placement = card.record.placement
             outcome.cached = cache == nil ? nil : result.cached
         } catch {
             outcome.error = ErrorText.describe(error, file: job.name)

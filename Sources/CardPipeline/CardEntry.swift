@@ -26,6 +26,8 @@ public struct FinishedCard: Sendable {
         public var effect: String
         public var warning: String?
         public var path: RenderPath
+        /// The automatic placement chosen (nil: the spec gave its own).
+        public var placement: CardOutcome.Placement?
     }
 
     /// The finished form of a card the renderer made.
@@ -34,7 +36,8 @@ public struct FinishedCard: Sendable {
         record = Record(
             sideSizes: sides.map { CardOutcome.Sizes(print: $0.printSize, sample: $0.sampleSize, small: $0.smallSize) },
             effectiveDPI: (card.effectiveDPI * 10).rounded() / 10, quality: card.quality, frame: card.frame,
-            effect: card.effect.name.rawValue, warning: card.warning, path: card.path)
+            effect: card.effect.name.rawValue, warning: card.warning, path: card.path,
+            placement: card.firstPlacement.map(CardOutcome.Placement.init))
     }
 
     /// The card a cache entry holds, or nil when the entry is not a whole card.

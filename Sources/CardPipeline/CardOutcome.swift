@@ -16,6 +16,32 @@ public struct CardOutcome: Sendable, Codable, Equatable {
         public var small: Size
     }
 
+    /// Where an automatic placement (`"transform": "auto"`, `--placement auto`) put the photo.
+    public struct Placement: Sendable, Codable, Equatable {
+        /// The transform, as a spec writes it.
+        public struct Transform: Sendable, Codable, Equatable {
+            public struct Offset: Sendable, Codable, Equatable {
+                public var x: Double
+                public var y: Double
+            }
+            public var scale: Double
+            public var rotation: Double
+            public var offset: Offset
+        }
+        public var transform: Transform
+        /// Why: "2 faces kept", "most detail (no face found)", ...
+        public var reason: String
+
+        /// The report's form of `chosen`.
+        public init(_ chosen: FirstPlacement) {
+            guard case .transform(let scale, let rotation, let x, let y) = chosen.placement else {
+                preconditionFailure("FirstPlacement is always a transform")
+            }
+            transform = Transform(scale: scale, rotation: rotation, offset: Transform.Offset(x: x, y: y))
+            reason = chosen.reason
+        }
+    }
+
     /// The photo (or the spec, when the photo could not be found).
     public var input: String
     /// The input's path relative to its input root: what names it in a run's manifests
@@ -37,6 +63,8 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     public var frame: String?
     /// The effect used.
     public var effect: String?
+    /// The placement chosen, when the spec asked for an automatic one.
+    public var placement: Placement?
     /// Which pixel path rendered the front: `fast` or `general`.
     public var path: RenderPath?
     /// Whether the outputs came from the disk cache (nil: no cache in use).

@@ -15,6 +15,8 @@ struct CardRecipe: Encodable {
     var settings: CardRenderer.Settings
     /// The font files a back may be drawn with (`MessageFonts`), for a card that has one.
     var fonts: String?
+    /// How an automatic placement is chosen (`FirstPlacement.version`), for a card that has one.
+    var placing: String?
 
     /// - Throws: `CacheError` when the frame art or a message font cannot be read.
     init(spec: CardSpec, renderer: CardRenderer, memo: DigestMemo) throws {
@@ -28,5 +30,6 @@ struct CardRecipe: Encodable {
         }
         settings = renderer.settings
         fonts = spec.message != nil || !spec.recipients.isEmpty ? try MessageFonts.fingerprint(memo: memo) : nil
+        placing = spec.placement == .automatic ? FirstPlacement.version : nil
     }
 }

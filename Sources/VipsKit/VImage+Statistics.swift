@@ -12,6 +12,20 @@ extension VImage {
         return mean
     }
 
+    /// Where libvips's attention measure (edges, skin tones and saturated colour, as its
+    /// `smartcrop` weighs them) would centre a `width` x `height` crop of this image, in its
+    /// pixels. The crop must fit in the image.
+    /// libvips: `vips_smartcrop` with `interesting=attention` (its `attention_x`/`attention_y`).
+    public func attentionCentre(width: Int, height: Int) throws(VipsError) -> (x: Int, y: Int) {
+        var (x, y): (Int32, Int32) = (0, 0)
+        try withPointer { (input) throws(VipsError) in
+            try vipsCall("smartcrop", file: origin) {
+                CVipsShim_attention_centre(input, Int32(width), Int32(height), &x, &y)
+            }
+        }
+        return (Int(x), Int(y))
+    }
+
     /// The band values of the pixel at (`x`, `y`).
     /// libvips: `vips_getpoint`.
     public func pixel(x: Int, y: Int) throws(VipsError) -> [Double] {

@@ -49,6 +49,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Paper size for photos without a spec.")
     var size: PaperSize = .a6
 
+    @Option(
+        help: ArgumentHelp(
+            "Placement for photos without a spec: cover (centred) or auto (faces kept whole, else the most detail; the report says why).",
+            valueName: "cover|auto"))
+    var placement: PlacementChoice = .cover
+
     @Option(name: .customLong("jobs"), help: "Cards rendered in parallel (default: the number of cores).")
     var jobsOption: Int?
 
@@ -107,6 +113,11 @@ struct RenderCommand: ParsableCommand {
         case jpeg, tiff
     }
 
+    /// `--placement`: where a photo without a spec starts in its window.
+    enum PlacementChoice: String, CaseIterable, ExpressibleByArgument {
+        case cover, auto
+    }
+
     /// The press profiles by name (`PressProfile.presets`).
     enum PressName: String, CaseIterable, ExpressibleByArgument {
         case rgbJPEG = "rgb-jpeg"
@@ -149,7 +160,9 @@ struct RenderCommand: ParsableCommand {
             settings: CardRenderer.Settings(
                 policy: decode.policy, qualityThreshold: minDpi, printFile: printFile, engine: engine),
             limits: CardLimits(maxRecipients: maxRecipients, maxMessageBytes: maxMessageBytes))
-        let defaults = CardSpec(frame: frame, effect: effect.map { ColourEffect($0) }, format: CardFormat(size: size))
+        let defaults = CardSpec(
+            placement: placement == .auto ? .automatic : .cover, frame: frame, effect: effect.map { ColourEffect($0) },
+            format: CardFormat(size: size))
         let cache = caching.open()
         let batch = CardBatch(
             renderer: renderer, defaults: defaults, outputDirectory: out, cache: cache,

@@ -128,6 +128,9 @@ int CVipsShim_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
 
 /// vips_bandmean.
 int CVipsShim_bandmean(VipsImage *in, VipsImage **out);
+/// Where vips_smartcrop's attention measure centres a `width` x `height` crop of `in`: the
+/// centre of attention in `in`'s pixels (the crop itself is dropped).
+int CVipsShim_attention_centre(VipsImage *in, int width, int height, int *x, int *y);
 
 /// vips_copy setting the resolution (pixels per millimetre).
 int CVipsShim_copy_resolution(VipsImage *in, VipsImage **out, double xres, double yres);

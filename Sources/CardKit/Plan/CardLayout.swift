@@ -14,14 +14,15 @@ struct CardLayout {
     let window: (x: Int, y: Int, width: Int, height: Int)
     /// The upright photo's size.
     let photo: Size
-    /// The placement, checked against the photo.
+    /// The placement, checked against the photo (never `.automatic`: laid out as `.cover`,
+    /// for `CardRenderer.prepare`, which reads only the window before resolving it).
     let placement: PhotoPlacement
     /// Photo pixels to print pixels (> 1: the photo is enlarged).
     let photoScale: Double
 
     init(spec: CardSpec, frame: FrameDesign?, photo header: ImageHeader, specFile: String) throws(CardSpecError) {
         photo = Size(width: header.uprightWidth, height: header.uprightHeight)
-        placement = spec.placement
+        placement = spec.placement == .automatic ? .cover : spec.placement
         if let frame {
             orientation = frame.orientation
         } else if case .crop(_, _, let width, let height) = spec.placement {
@@ -48,7 +49,7 @@ struct CardLayout {
         } else {
             window = (0, 0, card.width, card.height)
         }
-        switch spec.placement {
+        switch placement {
         case .crop(let x, let y, let width, let height):
             guard x + width <= photo.width, y + height <= photo.height else {
                 throw CardSpecError(
@@ -69,6 +70,8 @@ struct CardLayout {
         case .transform(let scale, _, _, _):
             let cover = max(Double(window.width) / Double(photo.width), Double(window.height) / Double(photo.height))
             photoScale = cover * scale
+        case .automatic:
+            preconditionFailure("CardLayout: placement is never .automatic (laid out as .cover)")
         }
     }
 

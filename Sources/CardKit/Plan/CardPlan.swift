@@ -86,6 +86,8 @@ struct CardPlan {
             } else {
                 source = Self.rotated(uniform, degrees: rotation, centre: centre, window: window)
             }
+        case .automatic:
+            preconditionFailure("CardPlan: a layout's placement is never .automatic")
         }
         self.effect = effect
         background = spec.background

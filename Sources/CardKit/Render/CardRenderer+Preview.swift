@@ -32,7 +32,7 @@ extension CardRenderer {
         photo: ImageData, digest: String, spec: CardSpec, side: PreviewSide, specFile: String,
         decoded: DecodedPhotos?
     ) throws -> Data {
-        let (spec, _, plan) = try prepare(photo: photo, spec: spec, specFile: specFile)
+        let (spec, _, plan, _) = try prepare(photo: photo, spec: spec, specFile: specFile)
         switch side {
         case .back:
             guard spec.message != nil || !spec.recipients.isEmpty else {
@@ -98,6 +98,6 @@ extension CardRenderer {
     /// when it is placed rather than failed when it is rendered.
     /// - Throws: what `render` throws for those.
     public func check(photo: ImageData, spec: CardSpec, specFile: String) throws {
-        _ = try prepare(photo: photo, spec: spec, specFile: specFile)
+        _ = try prepare(photo: photo, spec: spec, specFile: specFile, placing: false)
     }
 }

@@ -81,7 +81,7 @@ public struct CardRenderer: Sendable {
     ///   photo), `VipsError`.
     public func render(photo: ImageData, spec: CardSpec, specFile: String) throws -> RenderedCard {
         let started = ContinuousClock.now
-        let (spec, frame, plan) = try prepare(photo: photo, spec: spec, specFile: specFile)
+        let (spec, frame, plan, placed) = try prepare(photo: photo, spec: spec, specFile: specFile)
         let layout = plan.layout
         // A press's PDF needs the print pixels (separated to CMYK); otherwise the print file is
         // encoded as the pixels are made (streamed when the fast executor can).
@@ -122,7 +122,8 @@ public struct CardRenderer: Sendable {
             front: front, orientation: layout.orientation, frame: frame?.id, effect: effect,
             effectiveDPI: effectiveDPI,
             quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: settings.qualityThreshold),
-            versos: versos, warning: executed.warning, path: executor.path, renderTime: ContinuousClock.now - started)
+            versos: versos, warning: executed.warning, path: executor.path, renderTime: ContinuousClock.now - started,
+            firstPlacement: placed)
     }
 
     /// The PDF/X postcards of a card for `press`: one per recipient (one when the card has
@@ -155,9 +156,14 @@ public struct CardRenderer: Sendable {
         }
     }
 
-    /// The spec as the renderer takes it (a press's card format), its frame and its plan,
-    /// after every check that needs no pixels.
-    func prepare(photo: ImageData, spec: CardSpec, specFile: String) throws -> (CardSpec, FrameDesign?, CardPlan) {
+    /// The spec as the renderer takes it (a press's card format, an automatic placement
+    /// resolved), its frame, its plan, and the automatic placement chosen, after every check
+    /// that needs no pixels.
+    /// - Parameter placing: resolve an automatic placement (which decodes the photo); when
+    ///   false it is laid out as `.cover`, for checks that must cost no pixel work.
+    func prepare(photo: ImageData, spec: CardSpec, specFile: String, placing: Bool = true) throws -> (
+        CardSpec, FrameDesign?, CardPlan, FirstPlacement?
+    ) {
         var spec = spec
         if let press = settings.printFile.press { spec.format = press.cardFormat }
         let header = try photo.photoHeader(policy: settings.policy)
@@ -167,6 +173,14 @@ public struct CardRenderer: Sendable {
         try VersoRenderer().check(
             message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
         let frame = try resolveFrame(spec, specFile: specFile)
+        var placed: FirstPlacement?
+        if spec.placement == .automatic, placing {
+            let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
+            placed = try FirstPlacement.choose(
+                photo: photo, upright: layout.photo, window: Size(width: layout.window.width, height: layout.window.height),
+                policy: settings.policy)
+            spec.placement = placed!.placement
+        }
         let plan = try CardPlan(
             spec: spec, photo: photo, header: header, frame: frame,
             effect: spec.effect ?? frame?.effect.map { ColourEffect($0) } ?? .normal,
@@ -176,7 +190,17 @@ public struct CardRenderer: Sendable {
                         frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
                 }
             }, settings: settings, specFile: specFile)
-        return (spec, frame, plan)
+        return (spec, frame, plan, placed)
+    }
+
+    /// Where `photo` would start in `spec`'s window (its frame, size or press): the placement
+    /// `"transform": "auto"` resolves to, and why. The spec's own placement is ignored.
+    /// - Throws: what `render` throws for the photo's header, the spec's frame and limits, and
+    ///   a photo that does not decode.
+    public func firstPlacement(photo: ImageData, spec: CardSpec, specFile: String) throws -> FirstPlacement {
+        var spec = spec
+        spec.placement = .automatic
+        return try prepare(photo: photo, spec: spec, specFile: specFile).3!
     }
 
     private func resolveFrame(_ spec: CardSpec, specFile: String) throws -> FrameDesign? {

@@ -29,4 +29,6 @@ public struct RenderedCard: Sendable {
     public let path: RenderPath
     /// Wall time of the render.
     public let renderTime: Duration
+    /// The placement chosen when the spec asked for `"transform": "auto"` (nil otherwise).
+    public let firstPlacement: FirstPlacement?
 }

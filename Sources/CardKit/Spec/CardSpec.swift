@@ -15,7 +15,8 @@ import PressKit
 ///  "card": {"size": "a6", "dpi": 300, "bleed": 3}, "background": "#ffffff"}
 /// ```
 /// `crop` `{x, y, width, height}` (pixels of the upright photo) replaces `transform`;
-/// with neither the photo covers the window.
+/// with neither the photo covers the window. `"transform": "auto"` asks the renderer to
+/// choose (`FirstPlacement`: faces kept whole, else the most detail).
 public struct CardSpec: Sendable, Equatable, Hashable, Encodable {
     /// The photo, relative to the spec file (nil in a sidecar: the photo beside it).
     public var photo: String?
@@ -100,6 +101,13 @@ private struct SpecReader {
                 y: try integer(box["y"], at: "crop.y", in: 0...Int(Int32.max)),
                 width: try integer(box["width"], at: "crop.width", in: 1...Int(Int32.max)),
                 height: try integer(box["height"], at: "crop.height", in: 1...Int(Int32.max)))
+        case (nil, .some(.string(let word))):
+            guard word == "auto" else {
+                throw .expected(
+                    "\"auto\" or an object {scale, rotation, offset}", at: "transform", received: .string(word),
+                    in: file)
+            }
+            spec.placement = .automatic
         case (nil, .some(let transform)):
             let values = try object(transform, at: "transform", allowed: ["scale", "rotation", "offset"])
             var offset: (Double, Double) = (0, 0)

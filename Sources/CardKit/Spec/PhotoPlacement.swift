@@ -6,6 +6,9 @@ public enum PhotoPlacement: Sendable, Equatable, Hashable, Codable {
     /// (1 = cover), `rotation` turns it clockwise by degrees about the window centre, and
     /// `offsetX`/`offsetY` then move it by fractions of the window's width and height.
     case transform(scale: Double, rotation: Double, offsetX: Double, offsetY: Double)
+    /// Chosen by the renderer from the photo (`FirstPlacement`), and resolved into a
+    /// `transform` before anything is laid out.
+    case automatic
 
     /// Cover the window, centred: the default.
     public static let cover = PhotoPlacement.transform(scale: 1, rotation: 0, offsetX: 0, offsetY: 0)

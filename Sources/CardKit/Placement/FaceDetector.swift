@@ -1,0 +1,62 @@
+internal import CFaceDetector
+
+/// Frontal faces in a grey image, by OpenCV's Haar cascade (`CFaceDetector`, which opens
+/// OpenCV on first use).
+public struct FaceDetector: Sendable {
+    /// A face's box, in pixels of the image searched (or, once scaled, of the photo).
+    public struct Face: Sendable, Hashable, Codable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// OpenCV could not be opened, its cascade read, or the search failed.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// OpenCV's Haar cascade `frontalface_alt2` (Debian's `opencv-data`): finds small faces
+    /// (20 px), with some false ones in fine texture (a leaf's veins).
+    public static let haarCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+    /// OpenCV's LBP cascade `frontalface_improved`: misses faces under about 45 px, and finds
+    /// none of the Haar cascade's false ones on the corpus, so it confirms each at a larger size.
+    public static let lbpCascade = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"
+
+    /// The cascade file read.
+    public let cascade: String
+
+    public init(cascade: String) {
+        self.cascade = cascade
+    }
+
+    /// The faces in `grey` (8-bit, `width` x `height`, rows packed), at least `minimum` pixels
+    /// across, each found by at least `neighbours` overlapping windows; at most 64.
+    /// - Throws: `Failure` naming OpenCV or the cascade file and the cause.
+    public func faces(in grey: [UInt8], width: Int, height: Int, minimum: Int, neighbours: Int) throws(Failure)
+        -> [Face]
+    {
+        precondition(grey.count == width * height, "FaceDetector.faces: width x height bytes")
+        let capacity = 64
+        var found = [CFaceDetector_Face](repeating: CFaceDetector_Face(), count: capacity)
+        var error: UnsafePointer<CChar>?
+        let count = grey.withUnsafeBufferPointer { pixels in
+            found.withUnsafeMutableBufferPointer { faces in
+                CFaceDetector_detect(
+                    cascade, pixels.baseAddress, Int32(width), Int32(height), Int32(width), 1.1, Int32(neighbours), Int32(minimum),
+                    faces.baseAddress, Int32(capacity), &error)
+            }
+        }
+        guard count >= 0 else { throw Failure(description: error.map { String(cString: $0) } ?? "OpenCV failed") }
+        return found.prefix(min(Int(count), capacity)).map {
+            Face(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+        }
+    }
+}
