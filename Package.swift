@@ -207,7 +207,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            exclude: ["openapi.yaml"]
+            exclude: ["openapi.yaml"],
+            // The studio page's files, compiled into the binary (served at /studio).
+            resources: [
+                .embedInCode("Studio/index.html"), .embedInCode("Studio/studio.js"), .embedInCode("Studio/studio.css"),
+            ]
         ),
         .executableTarget(
             name: "cardrender",

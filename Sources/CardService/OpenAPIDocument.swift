@@ -19,6 +19,29 @@ enum OpenAPIDocument {
            }
           },
           "schemas": {
+           "Box": {
+            "properties": {
+             "height": {
+              "type": "integer"
+             },
+             "width": {
+              "type": "integer"
+             },
+             "x": {
+              "type": "integer"
+             },
+             "y": {
+              "type": "integer"
+             }
+            },
+            "required": [
+             "x",
+             "y",
+             "width",
+             "height"
+            ],
+            "type": "object"
+           },
            "Card": {
             "properties": {
              "error": {
@@ -188,6 +211,79 @@ enum OpenAPIDocument {
             ],
             "type": "object"
            },
+           "Fractions": {
+            "description": "A rectangle in fractions of the card (0 to 1).",
+            "properties": {
+             "height": {
+              "type": "number"
+             },
+             "width": {
+              "type": "number"
+             },
+             "x": {
+              "type": "number"
+             },
+             "y": {
+              "type": "number"
+             }
+            },
+            "required": [
+             "x",
+             "y",
+             "width",
+             "height"
+            ],
+            "type": "object"
+           },
+           "Frame": {
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "orientation": {
+              "enum": [
+               "landscape",
+               "portrait"
+              ],
+              "type": "string"
+             },
+             "theme": {
+              "type": "string"
+             },
+             "thumbnail": {
+              "type": "string"
+             },
+             "title": {
+              "type": "string"
+             },
+             "window": {
+              "$ref": "#/components/schemas/Fractions"
+             }
+            },
+            "required": [
+             "id",
+             "theme",
+             "title",
+             "orientation",
+             "window",
+             "thumbnail"
+            ],
+            "type": "object"
+           },
+           "FrameList": {
+            "properties": {
+             "frames": {
+              "items": {
+               "$ref": "#/components/schemas/Frame"
+              },
+              "type": "array"
+             }
+            },
+            "required": [
+             "frames"
+            ],
+            "type": "object"
+           },
            "Photo": {
             "properties": {
              "format": {
@@ -208,6 +304,51 @@ enum OpenAPIDocument {
              "width",
              "height",
              "format"
+            ],
+            "type": "object"
+           },
+           "Placement": {
+            "properties": {
+             "card": {
+              "description": "The print file's size in pixels (bleed included); the preview is this shape.",
+              "properties": {
+               "height": {
+                "type": "integer"
+               },
+               "width": {
+                "type": "integer"
+               }
+              },
+              "required": [
+               "width",
+               "height"
+              ],
+              "type": "object"
+             },
+             "faces": {
+              "description": "The faces kept, in pixels of the upright photo.",
+              "items": {
+               "$ref": "#/components/schemas/Box"
+              },
+              "type": "array"
+             },
+             "reason": {
+              "description": "Why, e.g. \"2 faces kept\", \"1 of 3 faces kept\", \"most detail (no face found)\".",
+              "type": "string"
+             },
+             "transform": {
+              "$ref": "#/components/schemas/Transform"
+             },
+             "window": {
+              "$ref": "#/components/schemas/Fractions"
+             }
+            },
+            "required": [
+             "transform",
+             "reason",
+             "faces",
+             "card",
+             "window"
             ],
             "type": "object"
            },
@@ -297,6 +438,38 @@ enum OpenAPIDocument {
              "title",
              "status",
              "detail"
+            ],
+            "type": "object"
+           },
+           "Transform": {
+            "description": "A spec's `transform`.",
+            "properties": {
+             "offset": {
+              "properties": {
+               "x": {
+                "type": "number"
+               },
+               "y": {
+                "type": "number"
+               }
+              },
+              "required": [
+               "x",
+               "y"
+              ],
+              "type": "object"
+             },
+             "rotation": {
+              "type": "number"
+             },
+             "scale": {
+              "type": "number"
+             }
+            },
+            "required": [
+             "scale",
+             "rotation",
+             "offset"
             ],
             "type": "object"
            }
@@ -537,6 +710,78 @@ enum OpenAPIDocument {
             }
            ]
           },
+          "/v1/frames": {
+           "get": {
+            "operationId": "listFrames",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FrameList"
+                }
+               }
+              },
+              "description": "Every frame."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "The frame catalogue, with where each frame's photo window is."
+           }
+          },
+          "/v1/frames/{theme}/{name}/thumbnail": {
+           "get": {
+            "operationId": "frameThumbnail",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "theme",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "name",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "width",
+              "required": false,
+              "schema": {
+               "default": 240,
+               "maximum": 800,
+               "minimum": 40,
+               "type": "integer"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "image/png": {
+                "schema": {
+                 "contentMediaType": "image/png",
+                 "type": "string"
+                }
+               }
+              },
+              "description": "The thumbnail."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A frame's art, flattened onto light grey, as a PNG."
+           }
+          },
           "/v1/photos": {
            "post": {
             "operationId": "uploadPhoto",
@@ -577,6 +822,37 @@ enum OpenAPIDocument {
              }
             },
             "summary": "Store a photo (the image bytes as the body); the same bytes give the same id."
+           }
+          },
+          "/v1/placements": {
+           "post": {
+            "operationId": "firstPlacement",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/CardSpec"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Placement"
+                }
+               }
+              },
+              "description": "The placement, as numbers a spec takes."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Where the spec's photo starts in its window when it is placed automatically (`\"transform\": \"auto\"`: faces kept whole, else the most detail), why, and the window.\n"
            }
           },
           "/v1/previews": {

@@ -43,6 +43,54 @@ struct PostcardAPI: APIProtocol {
         return .ok(.init(body: .jpeg(HTTPBody(jpeg))))
     }
 
+    func firstPlacement(_ input: Operations.FirstPlacement.Input) async throws -> Operations.FirstPlacement.Output {
+        guard case .json(let spec) = input.body else {
+            throw Problem(.unsupportedMediaType, "Send a card spec as JSON.")
+        }
+        let placed = try await service.firstPlacement(try Self.json(spec), owner: try owner)
+        guard case .transform(let scale, let rotation, let x, let y) = placed.placement else {
+            preconditionFailure("FirstPlacement is always a transform")
+        }
+        let (card, window) = (placed.card, placed.window)
+        let answer = Components.Schemas.Placement(
+            transform: .init(scale: scale, rotation: rotation, offset: .init(x: x, y: y)), reason: placed.reason,
+            faces: placed.faces.map { .init(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            card: .init(width: card.width, height: card.height),
+            window: .init(
+                x: Double(window.x) / Double(card.width), y: Double(window.y) / Double(card.height),
+                width: Double(window.width) / Double(card.width), height: Double(window.height) / Double(card.height)))
+        return .ok(.init(body: .json(answer)))
+    }
+
+    func listFrames(_ input: Operations.ListFrames.Input) async throws -> Operations.ListFrames.Output {
+        _ = try owner
+        let frames = (service.configuration.catalogue?.frames ?? []).map { frame in
+            let trim = CardFormat(size: frame.size).trimPixels(frame.orientation)
+            let (width, height) = (Double(trim.width), Double(trim.height))
+            return Components.Schemas.Frame(
+                id: frame.id, theme: frame.theme, title: frame.title,
+                orientation: frame.orientation == .portrait ? .portrait : .landscape,
+                window: .init(
+                    x: Double(frame.window.x) / width, y: Double(frame.window.y) / height,
+                    width: Double(frame.window.width) / width, height: Double(frame.window.height) / height),
+                thumbnail: "/v1/frames/\(frame.id)/thumbnail")
+        }
+        return .ok(.init(body: .json(.init(frames: frames))))
+    }
+
+    func frameThumbnail(_ input: Operations.FrameThumbnail.Input) async throws -> Operations.FrameThumbnail.Output {
+        _ = try owner
+        let id = "\(input.path.theme)/\(input.path.name)"
+        let width = input.query.width ?? 240
+        guard (40...800).contains(width) else {
+            throw Problem(.badRequest, "width must be from 40 to 800; received \(width).")
+        }
+        guard let png = try await service.frameThumbnail(id, width: width) else {
+            throw Problem(.notFound, "There is no frame \(id) in the catalogue (GET /v1/frames lists them).")
+        }
+        return .ok(.init(body: .png(HTTPBody(png))))
+    }
+
     func createCards(_ input: Operations.CreateCards.Input) async throws -> Operations.CreateCards.Output {
         guard case .json(let body) = input.body else { throw Problem(.unsupportedMediaType, "Send the order as JSON.") }
         let specJSON = try Self.json(body.spec)

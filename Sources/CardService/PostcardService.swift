@@ -240,4 +240,28 @@ public final class PostcardService: Sendable {
             throw Self.refusal(error) ?? error
         }
     }
+
+    /// Where the spec's photo would start in its window (`"transform": "auto"`), and why.
+    /// - Throws: `Problem` for a spec, photo or key refused; what the renderer throws else.
+    func firstPlacement(_ json: Data, owner: String) async throws -> FirstPlacement {
+        let (spec, digest) = try await spec(json, owner: owner)
+        guard let renderer = renderer(press: Self.rgbJPEG) else { preconditionFailure("rgb-jpeg is always a press") }
+        do {
+            return try await previewPool.runIfActive {
+                try renderer.firstPlacement(photo: try self.photoBytes(digest), spec: spec, specFile: "spec")
+            }
+        } catch {
+            throw Self.refusal(error) ?? error
+        }
+    }
+
+    /// A frame's art, `width` px wide, flattened onto a light grey, as PNG (nil: no such frame).
+    func frameThumbnail(_ id: String, width: Int) async throws -> Data? {
+        guard let catalogue = configuration.catalogue, let frame = catalogue.frame(id) else { return nil }
+        return try await previewPool.runIfActive {
+            let height = Int((Double(width) * Double(frame.preview.height) / Double(frame.preview.width)).rounded())
+            return try catalogue.art(frame, width: width, height: max(1, height))
+                .flattened(onto: [236, 236, 236]).encoded(EncodeOptions(format: .png))
+        }
+    }
 }

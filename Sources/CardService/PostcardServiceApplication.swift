@@ -4,8 +4,9 @@ import NIOCore
 import OpenAPIHummingbird
 import ServiceLifecycle
 
-/// Builds `/v1`: the router (the generated operations behind `ServiceMiddleware`, and the
-/// OpenAPI document) and the queue that renders what is ordered. `cardrender serve` puts
+/// Builds `/v1` and `/studio`: the router (the generated operations behind
+/// `ServiceMiddleware`, the OpenAPI document and the studio page) and the queue that renders
+/// what is ordered. `cardrender serve` puts
 /// the router's responder beside `/thumb/`.
 public enum PostcardServiceApplication {
     /// The responder for `/v1/…` and the services to run beside the server (the queue).
@@ -27,6 +28,13 @@ public enum PostcardServiceApplication {
             headers[.cacheControl] = "no-cache"
             return Response(
                 status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+        let maxPhotoBytes = service.configuration.settings.policy.maxFileBytes
+        for path in ["/studio", "/studio/{file}"] {
+            router.get(RouterPath(path)) { request, _ in
+                StudioPage.response(path: request.uri.path, maxPhotoBytes: maxPhotoBytes)
+                    ?? Response(status: .notFound)
+            }
         }
         try PostcardAPI(service: service).registerHandlers(on: router)
         return (router.buildResponder(), [CardQueue(service: service)])

@@ -29,7 +29,11 @@ struct ServiceMiddleware: RouterMiddleware {
         async throws -> Response
     {
         do {
-            if request.uri.path == "/v1/openapi.json" { return try await next(request, context) }
+            // The document and the studio page hold no data: no key needed to read them.
+            let path = request.uri.path
+            if path == "/v1/openapi.json" || path == "/studio" || path.hasPrefix("/studio/") {
+                return try await next(request, context)
+            }
             let owner = try await authenticate(request)
             if let wait = limiter.take(owner) {
                 var problem = Problem(

@@ -3,8 +3,8 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The server's routes: `/thumb/…`, `/healthz`, `/metrics`, and `/v1/…` when the postcard
-/// service is on; anything else is 404.
+/// The server's routes: `/thumb/…`, `/healthz`, `/metrics`, and `/v1/…` and `/studio` when
+/// the postcard service is on; anything else is 404.
 ///
 /// A plain responder rather than a `Router`: `/thumb` needs the raw, still-encoded path (its
 /// checks are in `RootDirectory`), and a few prefix tests are all the routing there is; `/v1`
@@ -15,7 +15,7 @@ struct ThumbResponder: HTTPResponder {
 
     let service: ThumbService
     let accessLog: AccessLog
-    /// The postcard service's routes (`/v1/…`), if it is on.
+    /// The postcard service's routes (`/v1/…`, `/studio`), if it is on.
     let api: (any HTTPResponder<BasicRequestContext>)?
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -26,8 +26,8 @@ struct ThumbResponder: HTTPResponder {
         if path.hasPrefix(ThumbService.prefix) {
             route = "thumb"
             response = await service.respond(to: request)
-        } else if let api, path == "/v1" || path.hasPrefix("/v1/") {
-            route = "v1"
+        } else if let api, path == "/v1" || path.hasPrefix("/v1/") || path == "/studio" || path.hasPrefix("/studio/") {
+            route = path.hasPrefix("/v1") ? "v1" : "studio"
             response = try await api.respond(to: request, context: context)
         } else if path == "/healthz" || path == "/metrics", request.method != .get, request.method != .head {
             // As /thumb/ answers: the resource exists, not for this method (RFC 9110 section 15.5.6).

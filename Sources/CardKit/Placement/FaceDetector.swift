@@ -50,7 +50,8 @@ public struct FaceDetector: Sendable {
         let count = grey.withUnsafeBufferPointer { pixels in
             found.withUnsafeMutableBufferPointer { faces in
                 CFaceDetector_detect(
-                    cascade, pixels.baseAddress, Int32(width), Int32(height), Int32(width), 1.1, Int32(neighbours), Int32(minimum),
+                    cascade, pixels.baseAddress, Int32(width), Int32(height), Int32(width), 1.1, Int32(neighbours),
+                    Int32(minimum),
                     faces.baseAddress, Int32(capacity), &error)
             }
         }

@@ -22,6 +22,10 @@ public struct FirstPlacement: Sendable, Hashable {
     public let reason: String
     /// The faces kept, in pixels of the upright photo.
     public let faces: [FaceDetector.Face]
+    /// The card it was chosen for: its print file's size (bleed included).
+    public let card: Size
+    /// The photo window in that card, in print pixels.
+    public let window: FrameDesign.Rect
 
     /// The algorithm's version, part of the cache key of a card placed automatically: a
     /// change to how placements are chosen must not serve cards placed the old way.
@@ -33,16 +37,20 @@ public struct FirstPlacement: Sendable, Hashable {
     /// The long side of the copy each face is confirmed on, in pixels.
     static let confirmSide = 1920
 
-    /// Chooses where `photo` starts in a window of `window`'s shape.
+    /// Chooses where `photo` starts in `window` of a `card`.
     /// - Parameters:
     ///   - photo: the photo's bytes.
     ///   - upright: its upright size.
-    ///   - window: the photo window's size (any unit: only its shape and the cover scale count).
+    ///   - card: the print file's size.
+    ///   - window: the photo window, in print pixels of the card.
     ///   - policy: the decode policy (the header has been checked against it).
     /// - Throws: `ImageInputError` or `VipsError` when the photo does not decode.
-    public static func choose(photo: ImageData, upright: Size, window: Size, policy: DecodePolicy) throws
-        -> FirstPlacement
+    static func choose(
+        photo: ImageData, upright: Size, card: Size, window windowBox: FrameDesign.Rect, policy: DecodePolicy
+    )
+        throws -> FirstPlacement
     {
+        let window = Size(width: windowBox.width, height: windowBox.height)
         let shrink = max(1, Double(max(upright.width, upright.height)) / Double(searchSide))
         let searched = Size(
             width: max(1, Int((Double(upright.width) / shrink).rounded())),
@@ -77,7 +85,8 @@ public struct FirstPlacement: Sendable, Hashable {
             let count = kept.count == found.count ? "\(kept.count)" : "\(kept.count) of \(found.count)"
             return FirstPlacement(
                 placement: geometry.centred(on: (box.midX, box.midY)),
-                reason: "\(count) \(found.count == 1 ? "face" : "faces") kept", faces: kept)
+                reason: "\(count) \(found.count == 1 ? "face" : "faces") kept", faces: kept, card: card,
+                window: windowBox)
         }
         let crop = (
             width: min(searched.width, max(1, Int((geometry.visible.width / fx).rounded()))),
@@ -87,7 +96,7 @@ public struct FirstPlacement: Sendable, Hashable {
         return FirstPlacement(
             placement: geometry.centred(on: ((Double(centre.x) + 0.5) * fx, (Double(centre.y) + 0.5) * fy)),
             reason: unsearched.map { "most detail (faces not searched: \($0))" } ?? "most detail (no face found)",
-            faces: [])
+            faces: [], card: card, window: windowBox)
     }
 
     /// The candidates (upright photo pixels) the LBP cascade also finds a face in: each one's

@@ -177,7 +177,9 @@ public struct CardRenderer: Sendable {
         if spec.placement == .automatic, placing {
             let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
             placed = try FirstPlacement.choose(
-                photo: photo, upright: layout.photo, window: Size(width: layout.window.width, height: layout.window.height),
+                photo: photo, upright: layout.photo, card: layout.card,
+                window: FrameDesign.Rect(
+                    x: layout.window.x, y: layout.window.y, width: layout.window.width, height: layout.window.height),
                 policy: settings.policy)
             spec.placement = placed!.placement
         }

@@ -7,6 +7,271 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     internal enum Schemas {
+        /// - Remark: Generated from `#/components/schemas/Box`.
+        internal struct Box: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Box/x`.
+            internal var x: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Box/y`.
+            internal var y: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Box/width`.
+            internal var width: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Box/height`.
+            internal var height: Swift.Int
+            /// Creates a new `Box`.
+            ///
+            /// - Parameters:
+            ///   - x:
+            ///   - y:
+            ///   - width:
+            ///   - height:
+            internal init(
+                x: Swift.Int,
+                y: Swift.Int,
+                width: Swift.Int,
+                height: Swift.Int
+            ) {
+                self.x = x
+                self.y = y
+                self.width = width
+                self.height = height
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case x
+                case y
+                case width
+                case height
+            }
+        }
+        /// A rectangle in fractions of the card (0 to 1).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Fractions`.
+        internal struct Fractions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Fractions/x`.
+            internal var x: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Fractions/y`.
+            internal var y: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Fractions/width`.
+            internal var width: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Fractions/height`.
+            internal var height: Swift.Double
+            /// Creates a new `Fractions`.
+            ///
+            /// - Parameters:
+            ///   - x:
+            ///   - y:
+            ///   - width:
+            ///   - height:
+            internal init(
+                x: Swift.Double,
+                y: Swift.Double,
+                width: Swift.Double,
+                height: Swift.Double
+            ) {
+                self.x = x
+                self.y = y
+                self.width = width
+                self.height = height
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case x
+                case y
+                case width
+                case height
+            }
+        }
+        /// A spec's `transform`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Transform`.
+        internal struct Transform: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Transform/scale`.
+            internal var scale: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Transform/rotation`.
+            internal var rotation: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Transform/offset`.
+            internal struct OffsetPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Transform/offset/x`.
+                internal var x: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/Transform/offset/y`.
+                internal var y: Swift.Double
+                /// Creates a new `OffsetPayload`.
+                ///
+                /// - Parameters:
+                ///   - x:
+                ///   - y:
+                internal init(
+                    x: Swift.Double,
+                    y: Swift.Double
+                ) {
+                    self.x = x
+                    self.y = y
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case x
+                    case y
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Transform/offset`.
+            internal var offset: Components.Schemas.Transform.OffsetPayload
+            /// Creates a new `Transform`.
+            ///
+            /// - Parameters:
+            ///   - scale:
+            ///   - rotation:
+            ///   - offset:
+            internal init(
+                scale: Swift.Double,
+                rotation: Swift.Double,
+                offset: Components.Schemas.Transform.OffsetPayload
+            ) {
+                self.scale = scale
+                self.rotation = rotation
+                self.offset = offset
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case scale
+                case rotation
+                case offset
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Placement`.
+        internal struct Placement: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Placement/transform`.
+            internal var transform: Components.Schemas.Transform
+            /// Why, e.g. "2 faces kept", "1 of 3 faces kept", "most detail (no face found)".
+            ///
+            /// - Remark: Generated from `#/components/schemas/Placement/reason`.
+            internal var reason: Swift.String
+            /// The faces kept, in pixels of the upright photo.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Placement/faces`.
+            internal var faces: [Components.Schemas.Box]
+            /// The print file's size in pixels (bleed included); the preview is this shape.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Placement/card`.
+            internal struct CardPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Placement/card/width`.
+                internal var width: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Placement/card/height`.
+                internal var height: Swift.Int
+                /// Creates a new `CardPayload`.
+                ///
+                /// - Parameters:
+                ///   - width:
+                ///   - height:
+                internal init(
+                    width: Swift.Int,
+                    height: Swift.Int
+                ) {
+                    self.width = width
+                    self.height = height
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case width
+                    case height
+                }
+            }
+            /// The print file's size in pixels (bleed included); the preview is this shape.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Placement/card`.
+            internal var card: Components.Schemas.Placement.CardPayload
+            /// - Remark: Generated from `#/components/schemas/Placement/window`.
+            internal var window: Components.Schemas.Fractions
+            /// Creates a new `Placement`.
+            ///
+            /// - Parameters:
+            ///   - transform:
+            ///   - reason: Why, e.g. "2 faces kept", "1 of 3 faces kept", "most detail (no face found)".
+            ///   - faces: The faces kept, in pixels of the upright photo.
+            ///   - card: The print file's size in pixels (bleed included); the preview is this shape.
+            ///   - window:
+            internal init(
+                transform: Components.Schemas.Transform,
+                reason: Swift.String,
+                faces: [Components.Schemas.Box],
+                card: Components.Schemas.Placement.CardPayload,
+                window: Components.Schemas.Fractions
+            ) {
+                self.transform = transform
+                self.reason = reason
+                self.faces = faces
+                self.card = card
+                self.window = window
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case transform
+                case reason
+                case faces
+                case card
+                case window
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Frame`.
+        internal struct Frame: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Frame/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Frame/theme`.
+            internal var theme: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Frame/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Frame/orientation`.
+            internal enum OrientationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case landscape = "landscape"
+                case portrait = "portrait"
+            }
+            /// - Remark: Generated from `#/components/schemas/Frame/orientation`.
+            internal var orientation: Components.Schemas.Frame.OrientationPayload
+            /// - Remark: Generated from `#/components/schemas/Frame/window`.
+            internal var window: Components.Schemas.Fractions
+            /// - Remark: Generated from `#/components/schemas/Frame/thumbnail`.
+            internal var thumbnail: Swift.String
+            /// Creates a new `Frame`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - theme:
+            ///   - title:
+            ///   - orientation:
+            ///   - window:
+            ///   - thumbnail:
+            internal init(
+                id: Swift.String,
+                theme: Swift.String,
+                title: Swift.String,
+                orientation: Components.Schemas.Frame.OrientationPayload,
+                window: Components.Schemas.Fractions,
+                thumbnail: Swift.String
+            ) {
+                self.id = id
+                self.theme = theme
+                self.title = title
+                self.orientation = orientation
+                self.window = window
+                self.thumbnail = thumbnail
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case theme
+                case title
+                case orientation
+                case window
+                case thumbnail
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FrameList`.
+        internal struct FrameList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FrameList/frames`.
+            internal var frames: [Components.Schemas.Frame]
+            /// Creates a new `FrameList`.
+            ///
+            /// - Parameters:
+            ///   - frames:
+            internal init(frames: [Components.Schemas.Frame]) {
+                self.frames = frames
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case frames
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Problem`.
         internal struct Problem: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Problem/type`.

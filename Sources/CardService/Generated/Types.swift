@@ -16,6 +16,22 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/previews`.
     /// - Remark: Generated from `#/paths//v1/previews/post(preview)`.
     func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output
+    /// Where the spec's photo starts in its window when it is placed automatically (`"transform": "auto"`: faces kept whole, else the most detail), why, and the window.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/placements`.
+    /// - Remark: Generated from `#/paths//v1/placements/post(firstPlacement)`.
+    func firstPlacement(_ input: Operations.FirstPlacement.Input) async throws -> Operations.FirstPlacement.Output
+    /// The frame catalogue, with where each frame's photo window is.
+    ///
+    /// - Remark: HTTP `GET /v1/frames`.
+    /// - Remark: Generated from `#/paths//v1/frames/get(listFrames)`.
+    func listFrames(_ input: Operations.ListFrames.Input) async throws -> Operations.ListFrames.Output
+    /// A frame's art, flattened onto light grey, as a PNG.
+    ///
+    /// - Remark: HTTP `GET /v1/frames/{theme}/{name}/thumbnail`.
+    /// - Remark: Generated from `#/paths//v1/frames/{theme}/{name}/thumbnail/get(frameThumbnail)`.
+    func frameThumbnail(_ input: Operations.FrameThumbnail.Input) async throws -> Operations.FrameThumbnail.Output
     /// This key's cards, newest first, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/cards`.
@@ -86,6 +102,42 @@ extension APIProtocol {
             query: query,
             headers: headers,
             body: body
+        ))
+    }
+    /// Where the spec's photo starts in its window when it is placed automatically (`"transform": "auto"`: faces kept whole, else the most detail), why, and the window.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/placements`.
+    /// - Remark: Generated from `#/paths//v1/placements/post(firstPlacement)`.
+    internal func firstPlacement(
+        headers: Operations.FirstPlacement.Input.Headers = .init(),
+        body: Operations.FirstPlacement.Input.Body
+    ) async throws -> Operations.FirstPlacement.Output {
+        try await firstPlacement(Operations.FirstPlacement.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The frame catalogue, with where each frame's photo window is.
+    ///
+    /// - Remark: HTTP `GET /v1/frames`.
+    /// - Remark: Generated from `#/paths//v1/frames/get(listFrames)`.
+    internal func listFrames(headers: Operations.ListFrames.Input.Headers = .init()) async throws -> Operations.ListFrames.Output {
+        try await listFrames(Operations.ListFrames.Input(headers: headers))
+    }
+    /// A frame's art, flattened onto light grey, as a PNG.
+    ///
+    /// - Remark: HTTP `GET /v1/frames/{theme}/{name}/thumbnail`.
+    /// - Remark: Generated from `#/paths//v1/frames/{theme}/{name}/thumbnail/get(frameThumbnail)`.
+    internal func frameThumbnail(
+        path: Operations.FrameThumbnail.Input.Path,
+        query: Operations.FrameThumbnail.Input.Query = .init(),
+        headers: Operations.FrameThumbnail.Input.Headers = .init()
+    ) async throws -> Operations.FrameThumbnail.Output {
+        try await frameThumbnail(Operations.FrameThumbnail.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// This key's cards, newest first, a page at a time.

@@ -1,0 +1,48 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The card studio (`/studio`): a page of plain HTML, CSS and JavaScript (Studio/) compiled
+/// into the binary, so a node serves it with nothing beside the executable. It needs no key
+/// to load (it holds no data); every call it makes to `/v1` carries the key the person gives.
+///
+/// Answers carry a Content-Security-Policy that allows nothing from elsewhere (scripts,
+/// styles and connections to this origin only; images also from the page's own blob URLs
+/// and the empty `data:` icon),
+/// no framing, no referrer and no sniffing.
+enum StudioPage {
+    /// The page's paths and their files.
+    static func response(path: String, maxPhotoBytes: Int) -> Response? {
+        let body: String
+        let type: String
+        switch path {
+        case "/studio", "/studio/", "/studio/index.html":
+            body = String(decoding: PackageResources.index_html, as: UTF8.self)
+                .replacingOccurrences(of: "{{MAX_PHOTO_BYTES}}", with: String(maxPhotoBytes))
+            type = "text/html; charset=utf-8"
+        case "/studio/studio.js":
+            body = String(decoding: PackageResources.studio_js, as: UTF8.self)
+            type = "text/javascript; charset=utf-8"
+        case "/studio/studio.css":
+            body = String(decoding: PackageResources.studio_css, as: UTF8.self)
+            type = "text/css; charset=utf-8"
+        default:
+            return nil
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}
