@@ -824,6 +824,37 @@ enum OpenAPIDocument {
             "summary": "Store a photo (the image bytes as the body); the same bytes give the same id."
            }
           },
+          "/v1/photos/{id}": {
+           "get": {
+            "operationId": "getPhoto",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Photo"
+                }
+               }
+              },
+              "description": "The photo."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A photo this key uploaded (its upright size and format)."
+           }
+          },
           "/v1/placements": {
            "post": {
             "operationId": "firstPlacement",

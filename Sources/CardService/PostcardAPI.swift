@@ -43,6 +43,17 @@ struct PostcardAPI: APIProtocol {
         return .ok(.init(body: .jpeg(HTTPBody(jpeg))))
     }
 
+    func getPhoto(_ input: Operations.GetPhoto.Input) async throws -> Operations.GetPhoto.Output {
+        // Another key's photo is not found, as one that does not exist.
+        guard let photo = try await service.book.photo(owner: try owner, digest: input.path.id) else {
+            throw Problem(.notFound, "There is no photo \(input.path.id) for this API key.")
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(id: input.path.id, width: photo.width, height: photo.height, format: photo.format))))
+    }
+
     func firstPlacement(_ input: Operations.FirstPlacement.Input) async throws -> Operations.FirstPlacement.Output {
         guard case .json(let spec) = input.body else {
             throw Problem(.unsupportedMediaType, "Send a card spec as JSON.")

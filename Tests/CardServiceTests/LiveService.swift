@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CardKit
 import CardService
 import Foundation
+import ImageCore
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -118,7 +119,7 @@ struct LiveService: Sendable {
     /// Runs `body` against a service on `database`, then shuts it down gracefully.
     static func with<T: Sendable>(
         _ database: DatabaseKind, requestsPerSecond: Double = 1000, lease: Duration = .seconds(60),
-        _ body: @Sendable (LiveService) async throws -> T
+        maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, _ body: @Sendable (LiveService) async throws -> T
     ) async throws -> T {
         let directory = try Fixtures.scratchDirectory("service")
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
@@ -127,6 +128,7 @@ struct LiveService: Sendable {
         let service = PostcardService(
             configuration: PostcardService.Configuration(
                 database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
+                settings: CardRenderer.Settings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
                 catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
                 previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond),
             logger: logger)

@@ -205,6 +205,85 @@ struct ServiceAPITests {
         }
     }
 
+    @Test("the studio's calls: a photo's size, its first placement with the window, the frames and their thumbnails")
+    func studioCalls() async throws {
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "app").secret
+            let other = try await live.service.book.createKey(name: "other").secret
+            let file = Fixtures.root.path + "/Tests/faces/astronaut-top-right-1200x1800.jpg"
+            let id = try await live.upload(file, key: key)
+            let photo = try await live.send(.GET, "/v1/photos/\(id)", key: key)
+            #expect(photo.status == 200)
+            #expect(photo.json["width"] as? Int == 1200 && photo.json["height"] as? Int == 1800)
+            #expect(try await live.send(.GET, "/v1/photos/\(id)", key: other).status == 404)
+
+            let spec = #"{"version": 1, "photo": "\#(id)", "frame": "travel/airmail"}"#
+            let placed = try await live.send(.POST, "/v1/placements", key: key, body: Data(spec.utf8))
+            #expect(placed.status == 200, "\(placed.text)")
+            #expect(placed.json["reason"] as? String == "1 face kept")
+            // The same numbers as the renderer's own choice, and the window of the same layout.
+            let renderer = CardRenderer(catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"))
+            let expected = try renderer.firstPlacement(
+                photo: ImageData(copying: try Data(contentsOf: URL(fileURLWithPath: file)), name: "p"),
+                spec: try CardSpec.parse(Data(spec.utf8), file: "spec"), specFile: "spec")
+            let transform = try #require(placed.json["transform"] as? [String: Any])
+            let offset = try #require(transform["offset"] as? [String: Double])
+            #expect(
+                expected.placement
+                    == .transform(
+                        scale: transform["scale"] as? Double ?? 0, rotation: transform["rotation"] as? Double ?? 9,
+                        offsetX: offset["x"] ?? 9, offsetY: offset["y"] ?? 9))
+            let card = try #require(placed.json["card"] as? [String: Int])
+            #expect(card["width"] == expected.card.width && card["height"] == expected.card.height)
+            let window = try #require(placed.json["window"] as? [String: Double])
+            #expect(abs((window["x"] ?? 0) - Double(expected.window.x) / Double(expected.card.width)) < 1e-12)
+            #expect(abs((window["width"] ?? 0) - Double(expected.window.width) / Double(expected.card.width)) < 1e-12)
+            #expect(try await live.send(.POST, "/v1/placements", key: other, body: Data(spec.utf8)).status == 404)
+
+            let frames = try await live.send(.GET, "/v1/frames", key: key)
+            #expect(frames.status == 200)
+            let list = try #require(frames.json["frames"] as? [[String: Any]])
+            #expect(list.count == renderer.catalogue?.frames.count)
+            let airmail = try #require(list.first { $0["id"] as? String == "travel/airmail" })
+            let thumbnail = try #require(airmail["thumbnail"] as? String)
+            let png = try await live.send(.GET, thumbnail + "?width=120", key: key)
+            #expect(png.status == 200)
+            #expect(png.header("Content-Type") == "image/png")
+            let image = try Fixtures.load(png.body)
+            #expect(image.width == 120)
+            #expect(try await live.send(.GET, "/v1/frames/travel/nowhere/thumbnail", key: key).status == 404)
+            #expect(try await live.send(.GET, thumbnail + "?width=5000", key: key).status == 400)
+            #expect(try await live.send(.GET, "/v1/frames", key: nil).status == 401)
+        }
+    }
+
+    @Test("the studio page is served without a key, with a policy that allows nothing from elsewhere")
+    func studioPage() async throws {
+        try await LiveService.with(.sqlite) { live in
+            let page = try await live.send(.GET, "/studio", key: nil)
+            #expect(page.status == 200)
+            #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+            for testID in ["photo-input", "stage", "preview", "message", "order", "status"] {
+                #expect(page.text.contains("data-testid=\"\(testID)\""), "no \(testID)")
+            }
+            // The photo limit is the service's own.
+            #expect(page.text.contains("content=\"\(DecodePolicy.default.maxFileBytes)\""))
+            let policy = try #require(page.header("Content-Security-Policy"))
+            #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"))
+            #expect(!policy.contains("http"))
+            #expect(page.header("X-Content-Type-Options") == "nosniff")
+            let script = try await live.send(.GET, "/studio/studio.js", key: nil)
+            #expect(script.status == 200 && script.header("Content-Type") == "text/javascript; charset=utf-8")
+            #expect(script.text.contains("window.studio"))
+            #expect(try await live.send(.GET, "/studio/studio.css", key: nil).status == 200)
+            #expect(try await live.send(.GET, "/studio/other.js", key: nil).status == 404)
+            // Nothing in the page is fetched from another origin.
+            for text in [page.text, script.text] {
+                #expect(!text.contains("http://") && !text.contains("https://"))
+            }
+        }
+    }
+
     @Test("a key over its rate is refused with 429 and Retry-After")
     func rateLimit() async throws {
         // One request every 20 s, a burst of one: the first is served, the next four refused

@@ -152,6 +152,9 @@ class Studio:
         self.wait("the photo is uploaded and placed", lambda: self.js("return !!window.studio.placement()"))
         self.settled("upload")
         self.result["placement"] = self.js("return window.studio.placement()")
+        # The live copy is the upright photo (the browser applies EXIF orientation), reduced.
+        self.result["live_copy"] = self.js(
+            "const c = document.getElementById('live'); return c.dataset.ready ? [c.width, c.height] : null")
         self.result["first_spec"] = self.spec()
         self.shot("uploaded")
 
@@ -333,6 +336,7 @@ def errors(studio, photo, not_an_image, too_large):
     studio.result["card"] = studio.js("return window.studio.card()")
     studio.result["cards"] = studio.js("return window.studio.cards()")
     studio.result["ordered_spec"] = studio.spec()
+    studio.result["preview_digest"] = studio.js("return window.studio.previewDigest()")
     studio.shot("ordered-after-outage")
     studio.finish()
 

@@ -11,6 +11,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/photos`.
     /// - Remark: Generated from `#/paths//v1/photos/post(uploadPhoto)`.
     func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output
+    /// A photo this key uploaded (its upright size and format).
+    ///
+    /// - Remark: HTTP `GET /v1/photos/{id}`.
+    /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)`.
+    func getPhoto(_ input: Operations.GetPhoto.Input) async throws -> Operations.GetPhoto.Output
     /// The sample image of one side of a card, as the print renderer makes it.
     ///
     /// - Remark: HTTP `POST /v1/previews`.
@@ -87,6 +92,19 @@ extension APIProtocol {
         try await uploadPhoto(Operations.UploadPhoto.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// A photo this key uploaded (its upright size and format).
+    ///
+    /// - Remark: HTTP `GET /v1/photos/{id}`.
+    /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)`.
+    internal func getPhoto(
+        path: Operations.GetPhoto.Input.Path,
+        headers: Operations.GetPhoto.Input.Headers = .init()
+    ) async throws -> Operations.GetPhoto.Output {
+        try await getPhoto(Operations.GetPhoto.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The sample image of one side of a card, as the print renderer makes it.

@@ -9,7 +9,7 @@
 // print renderer's sample) replaces it.
 //
 // The contract for browser tests: `/studio#key=KEY` signs in (the key is kept in the tab's
-// session storage and dropped from the address); `data-testid` marks photo-input, stage,
+// session storage and dropped from the address; `&photo=ID` starts with an uploaded photo); `data-testid` marks photo-input, stage,
 // preview, message, order and status; `window.studio.spec()` is the spec the page would
 // send and `window.studio.card()` the ordered card as the service answers it.
 'use strict';
@@ -174,14 +174,13 @@
     const ph = state.photo.height;
     if (!width || !height) return;
     const t = state.transform;
-    const s = Math.max(width / pw, height / ph) * t.scale;
-    // The copy is shown at the photo's own pixel size, then scaled: one transform.
-    live.style.width = `${pw}px`;
-    live.style.height = `${ph}px`;
+    // The copy (at most `liveSide` px long) is laid out at its own size and scaled by one
+    // transform: photo pixels x cover x scale, over the copy's reduction.
+    const s = (Math.max(width / pw, height / ph) * t.scale * pw) / live.width;
     const cx = width / 2 + t.offset.x * width;
     const cy = height / 2 + t.offset.y * height;
-    live.style.transform =
-      `translate(${cx}px, ${cy}px) rotate(${t.rotation}deg) scale(${s}) translate(${-pw / 2}px, ${-ph / 2}px)`;
+    live.style.transform = `translate(${cx}px, ${cy}px) rotate(${t.rotation}deg) scale(${s}) ` +
+      `translate(${-live.width / 2}px, ${-live.height / 2}px)`;
   }
 
   function showLive(on) {
@@ -318,6 +317,43 @@
     return false;
   }
 
+  /** The long side of the live copy: a 12 MP photo moved at full size costs the
+   * compositor hundreds of milliseconds a frame without a GPU. */
+  const liveSide = 1600;
+
+  /**
+   * The live copy: the browser's own decode of the file (upright by its EXIF orientation)
+   * reduced into a canvas, all off the main thread but the last draw; a format the browser
+   * cannot decode (HEIC) gives no copy, and gestures wait for the preview.
+   */
+  async function makeLiveCopy(file) {
+    const live = $('live');
+    delete live.dataset.ready;
+    live.hidden = true;
+    const url = URL.createObjectURL(file);
+    try {
+      const source = new Image();
+      source.src = url;
+      await source.decode();
+      const factor = Math.min(1, liveSide / Math.max(source.naturalWidth, source.naturalHeight));
+      const width = Math.max(1, Math.round(source.naturalWidth * factor));
+      const height = Math.max(1, Math.round(source.naturalHeight * factor));
+      const bitmap = await createImageBitmap(source, { resizeWidth: width, resizeHeight: height, resizeQuality: 'medium' });
+      live.width = width;
+      live.height = height;
+      live.style.width = `${width}px`;
+      live.style.height = `${height}px`;
+      live.getContext('2d').drawImage(bitmap, 0, 0);
+      bitmap.close();
+      live.dataset.ready = '1';
+      drawLive();
+    } catch {
+      // Not decodable here: previews only.
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }
+
   async function choosePhoto(file) {
     setText('photo-error', '');
     if (!file) return;
@@ -335,14 +371,7 @@
       return;
     }
     setText('placement', 'Uploading the photo…');
-    // The live copy: the browser's own decode (upright by its EXIF orientation), off the
-    // main thread; a format it cannot decode (HEIC) moves no copy, only the preview.
-    const live = $('live');
-    const previousLive = live.src;
-    delete live.dataset.ready;
-    live.src = URL.createObjectURL(file);
-    live.decode().then(() => { live.dataset.ready = '1'; drawLive(); }, () => {});
-    if (previousLive.startsWith('blob:')) URL.revokeObjectURL(previousLive);
+    makeLiveCopy(file);
     const response = await api('POST', '/v1/photos', { body: file, type: 'application/octet-stream' });
     if (!response.ok) {
       const failed = await problem(response);
@@ -751,22 +780,34 @@
     $('order').disabled = !state.photo;
   }
 
-  async function start() {
+  async function start(photoId) {
     $('signin').hidden = true;
     $('studio').hidden = false;
     restoreDraft();
-    await loadFrames();
-    if (state.photo) await place(false);
+    const frames = loadFrames();
+    if (photoId && (!state.photo || state.photo.id !== photoId)) {
+      // A photo already uploaded (`#photo=ID`): no live copy of it here, only previews.
+      const response = await api('GET', `/v1/photos/${encodeURIComponent(photoId)}`);
+      if (response.ok) {
+        state.photo = await response.json();
+        $('order').disabled = false;
+        await place(true);
+      } else {
+        setText('photo-error', `The photo ${photoId} cannot be used: ${(await problem(response)).detail}`);
+      }
+    } else if (state.photo) {
+      await place(false);
+    }
+    await frames;
   }
 
   function boot() {
     // The key arrives in the fragment (never sent to the server), is kept for this tab
     // only, and leaves the address bar at once.
     const match = location.hash.match(/(?:^#|&)key=([^&]+)/);
-    if (match) {
-      sessionStorage.setItem(keyName, decodeURIComponent(match[1]));
-      history.replaceState(null, '', location.pathname + location.search);
-    }
+    const photo = location.hash.match(/(?:^#|&)photo=([0-9a-f]{64})(?:&|$)/);
+    if (match) sessionStorage.setItem(keyName, decodeURIComponent(match[1]));
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     key = sessionStorage.getItem(keyName);
     $('signin').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -775,7 +816,7 @@
       sessionStorage.setItem(keyName, key);
       $('key').value = '';
       connection('');
-      start();
+      start(photo && photo[1]);
     });
     setUpGestures();
     setUpFields();
@@ -784,7 +825,7 @@
         for (const entry of list.getEntries()) longTasks.push({ start: entry.startTime, duration: entry.duration });
       }).observe({ type: 'longtask', buffered: true });
     } catch { /* no Long Tasks API: nothing to record */ }
-    if (key) start(); else $('signin').hidden = false;
+    if (key) start(photo && photo[1]); else $('signin').hidden = false;
   }
 
   window.studio = Object.freeze({

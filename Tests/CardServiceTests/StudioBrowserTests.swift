@@ -1,0 +1,157 @@
+import CardKit
+import Crypto
+import Foundation
+import ImageCore
+import TestSupport
+import Testing
+
+/// The studio page (/studio) driven in headless Chromium by Tests/browser/studio_driver.py
+/// (Debian's chromium, chromium-driver and python3-selenium) against the service running
+/// in this process: gestures as real mouse, wheel and touch events, the keyboard alone, and
+/// the error paths. Every step's screenshot is kept in .build/test-artifacts/studio/.
+/// What the studio's browser tests need, found before the suite is declared.
+enum StudioBrowser {
+    static let driver = Fixtures.root.path + "/Tests/browser/studio_driver.py"
+    static let artifacts = Fixtures.root.path + "/.build/test-artifacts/studio"
+    /// `scripts/test.sh` sets CARDRENDER_REQUIRE_BROWSER=1: a missing browser fails there.
+    static let required = ProcessInfo.processInfo.environment["CARDRENDER_REQUIRE_BROWSER"] == "1"
+
+    /// What is missing to drive a browser here, or nil.
+    static let missing: String? = {
+        for file in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
+        where !FileManager.default.isExecutableFile(atPath: file) {
+            return "\(file) is not installed (scripts/setup-tests.sh installs it): the studio's browser tests skipped"
+        }
+        if (try? Tools.run("/usr/bin/python3", ["-c", "import selenium"]))?.status != 0 {
+            return "python3-selenium is not installed: the studio's browser tests skipped"
+        }
+        return nil
+    }()
+    static let skipped = Comment(rawValue: missing ?? "")
+}
+
+@Suite(
+    .libvips, .serialized, .enabled(if: StudioBrowser.missing == nil || StudioBrowser.required, StudioBrowser.skipped))
+struct StudioBrowserTests {
+    /// Runs one scenario of the driver; its result.json, or an issue with its failure.
+    func drive(_ scenario: String, live: LiveService, key: String, photo: String, _ extra: [String] = []) async throws
+        -> [String: Any]
+    {
+        try #require(StudioBrowser.missing == nil, "\(StudioBrowser.missing ?? "")")
+        let out = StudioBrowser.artifacts + "/" + scenario
+        try? FileManager.default.removeItem(atPath: out)
+        let arguments =
+            [
+                "600", "/usr/bin/python3", StudioBrowser.driver, scenario, "http://127.0.0.1:\(live.port)", key, photo,
+                out,
+            ]
+            + extra
+        let run = try await Tools.onWorkerThread { try Tools.run("/usr/bin/timeout", arguments) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/result.json"))
+        let result = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(run.status == 0, "studio_driver \(scenario): \(result["failure"] ?? run.stderr)")
+        #expect(result["failure"] == nil, "\(result["failure"] ?? "")")
+        return result
+    }
+
+    /// The ordered card's sample from the service, which must be the preview the page last
+    /// showed, and the sample `cardrender render` writes for the spec the page sent.
+    func checkFinalSample(_ result: [String: Any], photo: String, live: LiveService, key: String) async throws {
+        let card = try #require(result["card"] as? [String: Any])
+        #expect(card["status"] as? String == "ready")
+        let files = try #require(card["files"] as? [String: Any])
+        let path = try #require(files["sample"] as? String)
+        let sample = try await live.send(.GET, path, key: key)
+        #expect(sample.status == 200)
+        let digest = SHA256.hash(data: sample.body).map { String(format: "%02x", $0) }.joined()
+        #expect(digest == result["preview_digest"] as? String, "the ordered sample is not the last preview shown")
+
+        // The batch: the photo and the page's spec (its photo named as a file) in a folder.
+        var spec = try #require(result["ordered_spec"] as? [String: Any])
+        spec["photo"] = "photo.jpg"
+        let scratch = try Fixtures.scratchDirectory("studio-batch")
+        try FileManager.default.createDirectory(atPath: scratch + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: photo, toPath: scratch + "/in/photo.jpg")
+        try JSONSerialization.data(withJSONObject: spec).write(
+            to: URL(fileURLWithPath: scratch + "/in/studio.card.json"))
+        let render = try await Tools.onWorkerThread {
+            try Tools.run(Tools.cardrender, ["render", scratch + "/in", "--out", scratch + "/out", "-q"])
+        }
+        #expect(render.status == 0, "\(render.stderr)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch + "/out/report.json")))
+                as? [String: Any])
+        let cards = try #require(report["cards"] as? [[String: Any]])
+        // The photo alone is a card too (photos without a spec render as they are): the spec's.
+        let studio = cards.first { ($0["spec"] as? String)?.hasSuffix("studio.card.json") == true }
+        let outputs = try #require(studio?["outputs"] as? [String: Any], "\(cards)")
+        let written = try Data(
+            contentsOf: URL(fileURLWithPath: scratch + "/out/" + (outputs["sample"] as? String ?? "?")))
+        #expect(written == sample.body, "the ordered sample is not the sample `cardrender render` writes")
+    }
+
+    @Test(
+        "a corpus photo stored turned: drag, pinch, turn, wheel, an emoji message, a recipient, order; the sample is the batch's"
+    )
+    func gestures() async throws {
+        let photo = Fixtures.photo("orientation/Portrait_6.jpg")  // stored turned: EXIF orientation 6
+        try #require(FileManager.default.fileExists(atPath: photo), "../shared/corpus is absent")
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let result = try await drive("gestures", live: live, key: key, photo: photo)
+            // The driver checked each gesture's numbers; the spec sent has all of them.
+            let spec = try #require(result["ordered_spec"] as? [String: Any])
+            let transform = try #require(spec["transform"] as? [String: Any])
+            #expect((transform["rotation"] as? Double).map { abs($0 - 17) < 0.5 } == true, "\(transform)")
+            #expect((transform["scale"] as? Double ?? 0) > 2.2, "\(transform)")
+            let message = try #require(spec["message"] as? [String: Any])
+            #expect((message["text"] as? String)?.contains("🚀🌍") == true)
+            #expect((spec["recipients"] as? [Any])?.count == 1)
+            // The live copy is upright (the photo is stored turned) and at most 1600 px long.
+            let copy = try #require(result["live_copy"] as? [Int])
+            #expect(copy[0] < copy[1] && max(copy[0], copy[1]) <= 1600, "\(copy)")
+            let timings = try #require(result["timings"] as? [Double])
+            #expect(timings.count >= 4, "the page timed \(timings.count) gestures")
+            try await checkFinalSample(result, photo: photo, live: live, key: key)
+        }
+    }
+
+    @Test("ordering from the keyboard alone: Tab, arrows, + and ], typing, Enter")
+    func keyboard() async throws {
+        let photo = Fixtures.root.path + "/Tests/faces/two-astronauts-2400x1200.jpg"
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let result = try await drive("keyboard", live: live, key: key, photo: photo)
+            #expect(result["placement"] as? String == "2 faces kept")
+            try await checkFinalSample(result, photo: photo, live: live, key: key)
+        }
+    }
+
+    @Test("refused uploads at once, the service's words at the message, an order kept through an outage")
+    func errors() async throws {
+        let photo = Fixtures.root.path + "/Tests/faces/astronaut-512x512.jpg"
+        try await LiveService.with(.sqlite, maxPhotoBytes: 3_000_000) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let scratch = try Fixtures.scratchDirectory("studio-errors")
+            let notes = scratch + "/holiday-notes.jpg"
+            try Data(String(repeating: "not a photo\n", count: 20).utf8).write(to: URL(fileURLWithPath: notes))
+            let large = scratch + "/large.jpg"
+            var bytes = Data([0xFF, 0xD8, 0xFF, 0xE0])
+            bytes.append(Data(repeating: 7, count: 3_200_000))
+            try bytes.write(to: URL(fileURLWithPath: large))
+            let result = try await drive("errors", live: live, key: key, photo: photo, [notes, large])
+            #expect((result["not_an_image"] as? String)?.contains("holiday-notes.jpg is not an image") == true)
+            #expect((result["too_large"] as? String)?.contains("up to 2.9 MB") == true, "\(result["too_large"] ?? "")")
+            #expect((result["too_long"] as? String)?.contains("message.text: has 15 lines") == true)
+            #expect((result["no_font"] as? String)?.contains("U+F0000") == true)
+            #expect((result["offline"] as? String)?.contains("Nothing is lost") == true)
+            let spec = try #require(result["ordered_spec"] as? [String: Any])
+            #expect((spec["message"] as? [String: Any])?["text"] as? String == "Kept through the outage")
+            #expect((result["card"] as? [String: Any])?["status"] as? String == "ready")
+            // The order retried through the outage is one order: one card for this key.
+            let listed = try await live.send(.GET, "/v1/cards", key: key)
+            #expect((listed.json["cards"] as? [Any])?.count == 1)
+            try await checkFinalSample(result, photo: photo, live: live, key: key)
+        }
+    }
+}
