@@ -3,7 +3,7 @@
 # the Swift runtime linked in (--static-swift-stdlib), installed with its frames and deploy
 # files under a prefix, and the same packed as a .deb whose Depends are the Debian packages
 # of the libraries the binary links (found with ldd and dpkg -S) or opens on first use
-# (libvips, GLib, Pango), plus the message fonts.
+# (libvips, GLib, Pango, OpenCV), plus the message fonts and OpenCV's face cascades.
 #
 #   bash scripts/package.sh            # -> .build/dist/cardrender/{bin,share} and .build/dist/cardrender_VERSION_ARCH.deb
 #   bash scripts/package.sh /opt/cardrender
@@ -39,13 +39,15 @@ cp README.md "$prefix/share/cardrender/README.md"
 # The .deb: /opt/cardrender (the same layout), /usr/bin/cardrender, the systemd unit.
 version="$("$prefix/bin/cardrender" --version | awk '{print $2}')"
 arch="$(dpkg --print-architecture)"
-fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji"
+fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji, opencv-data"
 # The libraries the binary itself names (DT_NEEDED), not what they pull in (their own
 # packages depend on the rest), and those it opens on first use instead of linking them
-# (Sources/CLazyLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif, libqpdf).
+# (Sources/CLazyLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif, libqpdf;
+# Sources/CFaceDetector: OpenCV's object detection, whose cascades are opencv-data's).
 needed="$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
 opened="libvips.so.42 libgobject-2.0.so.0 libgmodule-2.0.so.0 libglib-2.0.so.0 libpangocairo-1.0.so.0
-  libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1 libheif.so.1 libqpdf.so.29"
+  libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1 libheif.so.1 libqpdf.so.29
+  libopencv_objdetect.so.406"
 packages="$({ for name in $needed; do
   library="$(awk -v name="$name" '$1 == name && $3 ~ /^\// {print $3}' <<<"$links")"
   [[ -n $library ]] || continue

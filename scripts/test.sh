@@ -12,12 +12,13 @@ bash scripts/package.sh   # the installable artifact (static Swift runtime); its
 echo "test: release artifact took $((SECONDS - started)) s" >&2
 started=$SECONDS
 # The deployment suites (a Slurm cluster, nginx with two servers, two service nodes on test
-# hosts, S3 roots and caches, schemathesis, the installed artifact) load both cores for
+# hosts, S3 roots and caches, schemathesis, the studio in Chromium, the installed artifact) load both cores for
 # minutes; they run after the rest, so that the in-process server tests never share the
 # machine with them.
-deployment="SlurmRunTests|NginxFleetTests|ServiceFleetTests|SchemathesisTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
-# The postcard service's suite runs on PostgreSQL too: a missing server is a failure here.
-export CARDRENDER_REQUIRE_POSTGRES=1
+deployment="SlurmRunTests|NginxFleetTests|ServiceFleetTests|SchemathesisTests|StudioBrowserTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
+# The postcard service's suite runs on PostgreSQL too, and the studio's in Chromium: a missing
+# server or browser is a failure here, not a skip.
+export CARDRENDER_REQUIRE_POSTGRES=1 CARDRENDER_REQUIRE_BROWSER=1
 swift test --skip-build --skip "$deployment"
 swift test --skip-build --filter "$deployment"
 echo "test: the tests took $((SECONDS - started)) s" >&2

@@ -62,16 +62,16 @@ void open() {
         return;
     }
     OpenCV found;
-    bool complete = resolve(handle, "_ZN2cv3MatC1EiiiPvm", &found.matrix) &&
-                    resolve(handle, "_ZN2cv3MatD1Ev", &found.matrixGone) &&
-                    resolve(handle, "_ZN2cv17CascadeClassifierC1Ev", &found.classifier) &&
-                    resolve(handle, "_ZN2cv17CascadeClassifierD1Ev", &found.classifierGone) &&
-                    resolve(handle, "_ZN2cv17CascadeClassifier4loadERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
-                            &found.load) &&
-                    resolve(handle,
-                            "_ZN2cv17CascadeClassifier16detectMultiScaleERKNS_11_InputArrayERSt6vectorINS_5Rect_"
-                            "IiEESaIS6_EEdiiNS_5Size_IiEESB_",
-                            &found.detect);
+    bool complete =
+        resolve(handle, "_ZN2cv3MatC1EiiiPvm", &found.matrix) && resolve(handle, "_ZN2cv3MatD1Ev", &found.matrixGone) &&
+        resolve(handle, "_ZN2cv17CascadeClassifierC1Ev", &found.classifier) &&
+        resolve(handle, "_ZN2cv17CascadeClassifierD1Ev", &found.classifierGone) &&
+        resolve(handle, "_ZN2cv17CascadeClassifier4loadERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+                &found.load) &&
+        resolve(handle,
+                "_ZN2cv17CascadeClassifier16detectMultiScaleERKNS_11_InputArrayERSt6vectorINS_5Rect_"
+                "IiEESaIS6_EEdiiNS_5Size_IiEESB_",
+                &found.detect);
     if (!complete) return;
     library.matrix = found.matrix;
     library.matrixGone = found.matrixGone;

@@ -73,9 +73,19 @@ extension ImageData {
     public func decode(
         policy: DecodePolicy = .default, strict: Bool, atLeast width: Int, height: Int, sequential: Bool = false
     ) throws -> VImage {
-        let format = try acceptedFormat(of: policy.formats)
         let failOn = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
-        guard format == .jpeg else { return try decode(policy: policy, strict: strict, sequential: sequential) }
+        guard let shrink = try loadShrink(policy: policy, atLeast: width, height: height) else {
+            return try decode(policy: policy, strict: strict, sequential: sequential)
+        }
+        return try opened(sequential: sequential, failOn: failOn, options: "[shrink=\(shrink)]").autoOriented()
+    }
+
+    /// The DCT scale (1, 2, 4 or 8) `decode(policy:strict:atLeast:height:)` decodes a JPEG at
+    /// for `width` x `height` (upright); nil for other formats, which decode at full size.
+    /// - Throws: as `decode`, for a refused format or size.
+    public func loadShrink(policy: DecodePolicy = .default, atLeast width: Int, height: Int) throws -> Int? {
+        let format = try acceptedFormat(of: policy.formats)
+        guard format == .jpeg else { return nil }
         let header = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
         try checkPixels(header.width, header.height, policy: policy)
         let swapped = header.orientation >= 5
@@ -84,7 +94,7 @@ extension ImageData {
         while shrink < 8 && header.width / (shrink * 2) >= neededWidth && header.height / (shrink * 2) >= neededHeight {
             shrink *= 2
         }
-        return try opened(sequential: sequential, failOn: failOn, options: "[shrink=\(shrink)]").autoOriented()
+        return shrink
     }
 }
 

@@ -159,8 +159,13 @@ struct ServeCommand: AsyncParsableCommand {
             engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections,
             bucketClient: root?.hasPrefix("s3://") == true ? CacheOptions.client() : nil)
         configuration.decodedPhotoBytes = decodedPhotos.bytes
-        // Each worker is a core already; more libvips threads per image only compete.
-        Vips.concurrency = VipsThreads.perImage(jobs: workers, items: workers)
+        // Each worker is a core already; more libvips threads per image only compete. With
+        // the postcard service on, a preview is one person waiting on one image: libvips gets
+        // every core (a 12 MP photo turned by a few degrees, the general executor: 175 ms a
+        // preview with one thread, 98 ms with two; benchmarks/RESULTS.md, issue 30).
+        Vips.concurrency =
+            postcards.isOn
+            ? ProcessInfo.processInfo.activeProcessorCount : VipsThreads.perImage(jobs: workers, items: workers)
         do {
             // A shared store that fails is skipped for 30 s, then tried again: a server outlives outages.
             let shared = caching.sharedStore(health: S3Health(recoverAfter: .seconds(30)))

@@ -345,6 +345,7 @@ def measure(studio, photo, gestures_count):
     """Gestures one after another (drags and pinches), each waited for: the page's timings."""
     studio.open()
     studio.upload(photo)
+    studio.result["uploaded_at"] = studio.js("return performance.now()")
     for index in range(int(gestures_count)):
         if index % 3 == 2:
             studio.two_fingers(start_distance=120, end_distance=126 if index % 2 else 114, start_angle=0, end_angle=2)

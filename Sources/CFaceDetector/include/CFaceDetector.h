@@ -35,9 +35,8 @@ int CFaceDetector_load(const char **error);
 /// were found (which may be more than were written), or -1 with `*error` set (the cascade
 /// could not be read, OpenCV threw, or `CFaceDetector_load` failed). Safe from any thread: one
 /// detection runs at a time per process (OpenCV's classifier is not safe to share).
-int CFaceDetector_detect(const char *cascade, const unsigned char *grey, int width, int height, int stride,
-                         double step, int neighbours, int minimum, CFaceDetector_Face *faces, int capacity,
-                         const char **error);
+int CFaceDetector_detect(const char *cascade, const unsigned char *grey, int width, int height, int stride, double step,
+                         int neighbours, int minimum, CFaceDetector_Face *faces, int capacity, const char **error);
 
 #ifdef __cplusplus
 }

@@ -14,13 +14,24 @@ extension CardOutputs {
     /// - Throws: `VipsError` from an encoder.
     func encode(_ side: VImage) throws -> RenderedSide {
         let printData = try print.map { try side.encoded($0) } ?? Data()
-        let sample = try side.resized(
-            scale: Double(sampleSize.width) / Double(side.width),
-            verticalScale: Double(sampleSize.height) / Double(side.height)
-        ).exactly(width: sampleSize.width, height: sampleSize.height).inMemory()
+        let sample = try sampleImage(side)
         let small = try sample.reduced(toWidth: smallSize.width, height: smallSize.height)
         return RenderedSide(
             print: printData, sample: try sample.encoded(Self.sample), small: try small.encoded(Self.small),
             printSize: Size(width: side.width, height: side.height), sampleSize: sampleSize, smallSize: smallSize)
+    }
+
+    /// The sample file alone, as `encode` makes it (a preview's bytes).
+    /// - Throws: `VipsError` from the resize or the encoder.
+    func encodeSample(_ side: VImage) throws -> Data {
+        try sampleImage(side).encoded(Self.sample)
+    }
+
+    /// The sample's pixels: the side resized to `sampleSize`, in memory.
+    private func sampleImage(_ side: VImage) throws -> VImage {
+        try side.resized(
+            scale: Double(sampleSize.width) / Double(side.width),
+            verticalScale: Double(sampleSize.height) / Double(side.height)
+        ).exactly(width: sampleSize.width, height: sampleSize.height).inMemory()
     }
 }

@@ -20,7 +20,8 @@ extension CardRenderer {
     /// The app calls this at every gesture, so the photo's decode is kept in `decoded`
     /// (under `digest` and the DCT scale) for the next preview of the same photo; the fast
     /// executor then only resamples, blends and encodes. The general executor (PNG, TIFF,
-    /// any angle, `--engine general`) renders as `render` does.
+    /// any angle, `--engine general`) keeps the photo's whole decode, opaque sRGB, likewise
+    /// (`PhotoPlacer.decode`), and encodes the sample alone.
     /// - Parameters:
     ///   - photo: the photo's bytes.
     ///   - digest: their content digest (the key of the kept decode).
@@ -58,8 +59,8 @@ extension CardRenderer {
             case .fastHEIF(let source):
                 print = try fast.print(plan, photo: KeptDecode(source: source, digest: digest, kept: decoded)).0
             case .general:
-                return try plan.executor.runner(settings: settings).front(plan, photo: photo, keepPixels: false)
-                    .side.sample
+                return try GeneralCardExecutor(settings: settings).sample(
+                    plan, photo: photo, digest: digest, kept: decoded)
             }
             return try CardRenderFailure.during(.encoding, file: photo.name) {
                 try fast.encodeSample(print, plan: plan)

@@ -2,6 +2,12 @@ import FastPath
 import ImageCore
 import VipsKit
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The general executor: libvips runs any plan (every format, any angle, TIFF prints).
 /// Only the decode (of the part of the photo the window needs, into memory) runs inside the
 /// damage handler: a libvips failure there is the photo's (damaged data). Placing, the
@@ -13,12 +19,34 @@ struct GeneralCardExecutor: CardExecutor {
     var path: RenderPath { .general }
 
     func front(_ plan: CardPlan, photo: ImageData, keepPixels: Bool) throws -> ExecutedFront {
+        let (print, warning) = try printImage(plan, photo: photo, kept: nil)
+        return try CardRenderFailure.during(.encoding, file: photo.name) {
+            ExecutedFront(
+                side: try plan.outputs.encode(print),
+                pixels: keepPixels
+                    ? MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels()) : nil,
+                warning: warning)
+        }
+    }
+
+    /// The front's sample alone (`front`'s `sample` bytes), for a preview: the photo's whole
+    /// decode kept in `kept` under `digest` for the next preview (see `PhotoPlacer.decode`),
+    /// and neither the print file nor the small image encoded.
+    func sample(_ plan: CardPlan, photo: ImageData, digest: String, kept: DecodedPhotos?) throws -> Data {
+        let (print, _) = try printImage(plan, photo: photo, kept: kept.map { (digest, $0) })
+        return try CardRenderFailure.during(.encoding, file: photo.name) { try plan.outputs.encodeSample(print) }
+    }
+
+    /// The print pixels, in memory, and the damage warning.
+    private func printImage(_ plan: CardPlan, photo: ImageData, kept: (digest: String, photos: DecodedPhotos)?)
+        throws -> (VImage, warning: String?)
+    {
         // libvips opened before the damage handler: a missing or refused libvips is not a
         // damaged photo (the header of a JPEG is read without it).
         try Vips.open()
         let placer = PhotoPlacer(plan: plan, policy: settings.policy)
         let (decoded, warning) = try renderHandlingDamage(photo, policy: settings.policy) { strict in
-            try placer.decode(photo, strict: strict)
+            try placer.decode(photo, strict: strict, kept: kept)
         }
         let window = try CardRenderFailure.during(.placing, file: photo.name) { try placer.place(decoded) }
         var card = try CardRenderFailure.during(.effect, file: photo.name) {
@@ -34,12 +62,6 @@ struct GeneralCardExecutor: CardExecutor {
             }
             return try card.withResolution(dotsPerInch: Double(plan.dpi)).inMemory()
         }
-        return try CardRenderFailure.during(.encoding, file: photo.name) {
-            ExecutedFront(
-                side: try plan.outputs.encode(print),
-                pixels: keepPixels
-                    ? MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels()) : nil,
-                warning: warning)
-        }
+        return (print, warning)
     }
 }

@@ -26,31 +26,59 @@ struct PhotoPlacer {
     /// resampler's reach, and no more. The photo is read sequentially (libvips decodes a
     /// random-access image whole on first use), unless it is stored turned (EXIF 2-8), which
     /// needs every row to stand upright, or is an HEIF (HEVC decodes whole).
-    /// - Parameter strict: any damage is an error (else what decodes is used).
+    ///
+    /// With `kept` (the service's previews, one photo at many placements), the whole photo is
+    /// decoded once at that load scale, made opaque sRGB, and kept there under `digest`; the
+    /// next preview cuts its box from it. The pixels are the same: the colour conversions are
+    /// per pixel, and a JPEG decodes to the same values read whole or by rows.
+    /// - Parameters:
+    ///   - strict: any damage is an error (else what decodes is used).
+    ///   - kept: where whole decodes are kept, and the photo's digest.
     /// - Throws: `ImageInputError`, and `VipsError` for damaged data.
-    func decode(_ data: ImageData, strict: Bool) throws -> Decoded? {
+    func decode(_ data: ImageData, strict: Bool, kept: (digest: String, photos: DecodedPhotos)? = nil) throws
+        -> Decoded?
+    {
+        /// The photo decoded (shrunk on load to at least `size`, or whole), and whether it is
+        /// opaque sRGB already.
+        func load(atLeast size: Size?) throws -> (VImage, opaque: Bool) {
+            func fresh(sequential: Bool) throws -> VImage {
+                guard let size else { return try data.decode(policy: policy, strict: strict, sequential: sequential) }
+                return try data.decode(
+                    policy: policy, strict: strict, atLeast: size.width, height: size.height, sequential: sequential)
+            }
+            guard let kept else { return (try fresh(sequential: true), false) }
+            // Every size that decodes at the same DCT scale shares one kept decode.
+            let shrink = try size.flatMap { try data.loadShrink(policy: policy, atLeast: $0.width, height: $0.height) }
+            let name =
+                "general \(kept.digest) \(strict ? "strict" : "lenient") 1/\(shrink ?? 1) "
+                + plan.background.map { String(Int($0)) }.joined(separator: ",")
+            if let hit = kept.photos.image(named: name) { return (hit, true) }
+            let whole = try fresh(sequential: false).opaqueSRGB(background: plan.background).inMemory()
+            kept.photos.keepImage(whole, named: name)
+            return (whole, true)
+        }
         let scaled = plan.scaledPhoto
         let decoded: VImage
+        let opaque: Bool
         let box: PixelBox
         switch plan.source {
         case .background:
             return nil
         case .enlargedCrop(let x, let y, let width, let height):
-            decoded = try data.decode(policy: policy, strict: strict, sequential: true)
+            (decoded, opaque) = try load(atLeast: nil)
             box = PixelBox(left: x, top: y, right: x + width, bottom: y + height)
         case .region(let region, _, _, _, _), .rotated(let region, _, _, _, _):
             let margin: Double
             if plan.layout.photoScale < 1 {
                 // Shrunk on load; then libvips's resize (a box shrink by whole factors, then
                 // Lanczos3 for the rest) reads up to 4 of its steps beyond the box.
-                decoded = try data.decode(
-                    policy: policy, strict: strict, atLeast: scaled.width, height: scaled.height, sequential: true)
+                (decoded, opaque) = try load(atLeast: scaled)
                 let step = max(
                     Double(decoded.width) / Double(scaled.width), Double(decoded.height) / Double(scaled.height))
                 margin = 8 * step.rounded(.up) + 8
             } else {
                 // Enlarged by a bicubic, which reads 2 pixels beyond the box.
-                decoded = try data.decode(policy: policy, strict: strict, sequential: true)
+                (decoded, opaque) = try load(atLeast: nil)
                 margin = 3
             }
             let (fx, fy) = (
@@ -63,8 +91,8 @@ struct PhotoPlacer {
                 ], margin: margin
             ).intersection(PixelBox(left: 0, top: 0, right: decoded.width, bottom: decoded.height))
         }
-        let image = try decoded.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
-            .opaqueSRGB(background: plan.background).inMemory()
+        let region = try decoded.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
+        let image = try (opaque ? region : region.opaqueSRGB(background: plan.background)).inMemory()
         return Decoded(
             image: image, left: box.left, top: box.top, canvas: Size(width: decoded.width, height: decoded.height))
     }
@@ -90,7 +118,9 @@ struct PhotoPlacer {
         case .rotated(let box, let rotation, let centreX, let centreY, let visible):
             // Window = turn x (scaled photo - its centre) + centre; with pixel centres at whole
             // coordinates (libvips's affine), the box's pixel i is at box.left + i + 1/2.
-            let region = try scaled(decoded, box: box)
+            // In memory before the turn: the affine reads each input tile several times, and
+            // would run the resize again for each.
+            let region = try scaled(decoded, box: box).inMemory()
             let radians = rotation * .pi / 180
             let (cosine, sine) = (cos(radians), sin(radians))
             let scaledPhoto = plan.scaledPhoto

@@ -1,5 +1,6 @@
 import FastPath
 import Synchronization
+import VipsKit
 
 /// The DCT-scaled decodes of the photos thumbnailed last, kept for the next widths of the
 /// same photo, bounded in bytes.
@@ -12,6 +13,9 @@ import Synchronization
 /// content digest, so a replaced photo is never confused with the old one. Decodes larger
 /// than an eighth of the bound are not kept (a full-size decode of a 12 MP photo is 36 MB);
 /// when the bytes pass the bound, the least recently used are dropped.
+///
+/// The postcard service's previews on the general executor keep libvips images here too
+/// (`keepImage`): a photo's whole decode in libvips's memory, under the same bound.
 public final class DecodedPhotos: Sendable {
     /// A photo decoded upright at one scale, with the decoder's warning (damaged data read
     /// leniently), which every thumbnail made from it repeats.
@@ -25,8 +29,21 @@ public final class DecodedPhotos: Sendable {
         }
     }
 
+    /// What a slot holds: a decode for the fast path, or an image in libvips's memory.
+    private enum Kept {
+        case decode(Decode)
+        case image(VImage)
+
+        var bytes: Int {
+            switch self {
+            case .decode(let decode): decode.image.pixels.count
+            case .image(let image): image.width * image.height * image.bands
+            }
+        }
+    }
+
     private struct Slot {
-        var decode: Decode
+        var kept: Kept
         var used: UInt64
     }
 
@@ -57,33 +74,52 @@ public final class DecodedPhotos: Sendable {
 
     /// The decode of the photo whose content digest is `digest` at 1/`shrink`, if kept.
     public func decode(digest: String, shrink: Int) -> Decode? {
-        state.withLock { state in
-            guard var slot = state.slots[Self.key(digest, shrink)] else { return nil }
-            state.clock += 1
-            state.hits += 1
-            slot.used = state.clock
-            state.slots[Self.key(digest, shrink)] = slot
-            return slot.decode
-        }
+        guard case .decode(let decode) = take(Self.key(digest, shrink)) else { return nil }
+        return decode
     }
 
     /// Keeps `decode` for the photo `digest` at 1/`shrink` (unless it is larger than
     /// 1/`largestShare` of the bound), dropping the least recently used past the bound.
     public func keep(_ decode: Decode, digest: String, shrink: Int) {
-        let size = decode.image.pixels.count
+        put(.decode(decode), key: Self.key(digest, shrink))
+    }
+
+    /// The libvips image kept under `name`, if any.
+    public func image(named name: String) -> VImage? {
+        guard case .image(let image) = take("image " + name) else { return nil }
+        return image
+    }
+
+    /// Keeps `image` (8-bit, in memory: `VImage.inMemory`) under `name`, as `keep` keeps a decode.
+    public func keepImage(_ image: VImage, named name: String) {
+        put(.image(image), key: "image " + name)
+    }
+
+    private func take(_ key: String) -> Kept? {
+        state.withLock { state in
+            guard var slot = state.slots[key] else { return nil }
+            state.clock += 1
+            state.hits += 1
+            slot.used = state.clock
+            state.slots[key] = slot
+            return slot.kept
+        }
+    }
+
+    private func put(_ kept: Kept, key: String) {
+        let size = kept.bytes
         guard size <= capacity / largestShare else { return }
         state.withLock { state in
             state.clock += 1
-            let key = Self.key(digest, shrink)
-            if let old = state.slots.updateValue(Slot(decode: decode, used: state.clock), forKey: key) {
-                state.bytes -= old.decode.image.pixels.count
+            if let old = state.slots.updateValue(Slot(kept: kept, used: state.clock), forKey: key) {
+                state.bytes -= old.kept.bytes
             }
             state.bytes += size
             guard state.bytes > capacity else { return }
             for (oldKey, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used })
             where state.bytes > capacity * 3 / 4 {
                 state.slots.removeValue(forKey: oldKey)
-                state.bytes -= slot.decode.image.pixels.count
+                state.bytes -= slot.kept.bytes
             }
         }
     }
