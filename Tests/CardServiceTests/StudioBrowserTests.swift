@@ -91,7 +91,7 @@ struct StudioBrowserTests {
     }
 
     @Test(
-        "a corpus photo stored turned: drag, pinch, turn, wheel, an emoji message, a recipient, order; the sample is the batch's"
+        "a corpus photo stored turned: a frame, drag, pinch, turn, wheel, an emoji message, a recipient, an effect, order; the sample is the batch's"
     )
     func gestures() async throws {
         let photo = Fixtures.photo("orientation/Portrait_6.jpg")  // stored turned: EXIF orientation 6
@@ -104,6 +104,8 @@ struct StudioBrowserTests {
             let transform = try #require(spec["transform"] as? [String: Any])
             #expect((transform["rotation"] as? Double).map { abs($0 - 17) < 0.5 } == true, "\(transform)")
             #expect((transform["scale"] as? Double ?? 0) > 2.2, "\(transform)")
+            #expect(spec["frame"] as? String == "travel/airmail")
+            #expect((spec["effect"] as? [String: Any])?["name"] as? String == "sepia")
             let message = try #require(spec["message"] as? [String: Any])
             #expect((message["text"] as? String)?.contains("🚀🌍") == true)
             #expect((spec["recipients"] as? [Any])?.count == 1)

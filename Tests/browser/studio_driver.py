@@ -24,7 +24,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
 class StepFailed(Exception):
@@ -172,6 +172,7 @@ class Studio:
         self.result["card"] = self.js("return window.studio.card()")
         self.result["ordered_spec"] = self.spec()
         self.result["preview_digest"] = self.js("return window.studio.previewDigest()")
+        self.js("document.getElementById('final').scrollIntoView({block: 'end'})")
         self.shot("ready")
 
     def finish(self):
@@ -185,6 +186,14 @@ def gestures(studio, photo):
     message with an emoji, add a recipient, order and wait for ready."""
     studio.open()
     studio.upload(photo)
+    # A frame from the catalogue, by its thumbnail's label.
+    label = studio.driver.find_element(By.XPATH, "//input[@name='frame'][@value='travel/airmail']/parent::label")
+    studio.wait("the frame thumbnails load", lambda: studio.js(
+        "const i = arguments[0].querySelector('img'); return i && i.complete && i.naturalWidth > 0", label))
+    label.click()
+    studio.wait("the frame is in the spec", lambda: studio.spec().get("frame") == "travel/airmail")
+    studio.settled("frame")
+    studio.shot("framed")
     before = studio.spec()["transform"]
     box = studio.stage_box()
     studio.drag(dx=box["width"] / 5, dy=0)
@@ -239,6 +248,9 @@ def gestures(studio, photo):
                   "the message was refused: " + studio.js("return document.getElementById('message-error').textContent"))
     studio.settled("message")
     studio.shot("message")
+    Select(studio.driver.find_element(By.ID, "effect")).select_by_value("sepia")
+    studio.wait("the effect is in the spec", lambda: (studio.spec().get("effect") or {}).get("name") == "sepia")
+    studio.settled("effect")
     studio.order()
     studio.finish()
 

@@ -127,6 +127,13 @@
     return JSON.stringify(card);
   }
 
+  /** What the back's preview depends on (JSON), or '' for a card without a back. */
+  function backSpec() {
+    const card = spec();
+    if (!card.message && !card.recipients) return '';
+    return JSON.stringify({ message: card.message, recipients: card.recipients, card: card.card });
+  }
+
   /** Puts a transform in the spec's ranges and rounds it as the page shows it. */
   function setTransform(t) {
     let rotation = ((t.rotation % 360) + 360) % 360;
@@ -158,6 +165,7 @@
     stage.style.width = `${w.width * 100}%`;
     stage.style.height = `${w.height * 100}%`;
     const handle = $('turn-handle');
+    handle.hidden = false;
     handle.style.left = `${(w.x + w.width) * 100}%`;
     handle.style.top = `${w.y * 100}%`;
     drawLive();
@@ -224,6 +232,8 @@
       await loaded.decode();
       if (request.controller.signal.aborted) { URL.revokeObjectURL(url); return; }
       image.src = url;
+      image.hidden = false;
+      $('empty').hidden = true;
       await image.decode().catch(() => {});
       if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
       if (gestureEnded !== undefined) timings.push(performance.now() - gestureEnded);
@@ -255,11 +265,13 @@
     const card = spec();
     if (!state.photo || (!card.message && !card.recipients)) {
       $('back-preview').removeAttribute('src');
+      $('back-preview').hidden = true;
       setText('message-error', '');
       shownBack = '';
       return;
     }
     const sent = JSON.stringify(card);
+    const back = backSpec();
     if (backRequest) backRequest.abort();
     const controller = new AbortController();
     backRequest = controller;
@@ -269,7 +281,7 @@
         { body: sent, type: 'application/json', signal: controller.signal });
       if (!response.ok) {
         showProblem(await problem(response), 'message-error');
-        shownBack = sent;
+        shownBack = back;
         return;
       }
       const url = URL.createObjectURL(await response.blob());
@@ -277,11 +289,12 @@
       const image = $('back-preview');
       const previous = image.src;
       image.src = url;
+      image.hidden = false;
       await image.decode().catch(() => {});
       if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
       setText('message-error', '');
       setText('recipient-error', '');
-      shownBack = sent;
+      shownBack = back;
     } catch (error) {
       if (!(error && error.name === 'AbortError')) setText('message-error', `The preview failed: ${error}`);
     } finally {
@@ -844,12 +857,8 @@
     /** Why the photo was placed where it started. */
     placement: () => reason,
     /** True when the preview on screen is the spec's and nothing is loading. */
-    settled: () => {
-      const card = spec();
-      const back = !card.message && !card.recipients ? '' : JSON.stringify(card);
-      return previewsInFlight === 0 && !gestureActive() && backTimer === null && shownSpec === frontSpec()
-        && shownBack === back && previewDigest !== null;
-    },
+    settled: () => previewsInFlight === 0 && !gestureActive() && backTimer === null && shownSpec === frontSpec()
+      && shownBack === backSpec() && previewDigest !== null,
   });
   boot();
 })();

@@ -39,7 +39,8 @@ struct CardSpecGenerator {
                     "x": Double.random(in: range, using: &random), "y": Double.random(in: range, using: &random),
                 ]
             }
-            spec["transform"] = transform
+            // One gesture in sixteen is the app's first placement, resolved by the renderer.
+            spec["transform"] = chance(1 / 16) ? "auto" as Any : transform
         } else {
             // Fractions of the photo; the caller fits them to the window's shape.
             spec["crop"] = [
