@@ -15,7 +15,8 @@ struct CardRecipe: Encodable {
     var settings: CardRenderer.Settings
     /// The font files a back may be drawn with (`MessageFonts`), for a card that has one.
     var fonts: String?
-    /// How an automatic placement is chosen (`FirstPlacement.version`), for a card that has one.
+    /// How an automatic placement is chosen (`FirstPlacement.version`, and whether OpenCV
+    /// and its cascades are here to find faces), for a card that has one.
     var placing: String?
 
     /// - Throws: `CacheError` when the frame art or a message font cannot be read.
@@ -30,6 +31,7 @@ struct CardRecipe: Encodable {
         }
         settings = renderer.settings
         fonts = spec.message != nil || !spec.recipients.isEmpty ? try MessageFonts.fingerprint(memo: memo) : nil
-        placing = spec.placement == .automatic ? FirstPlacement.version : nil
+        placing =
+            spec.placement == .automatic ? "\(FirstPlacement.version), \(FaceDetector.availability)" : nil
     }
 }

@@ -93,8 +93,9 @@ struct PostcardAPI: APIProtocol {
         _ = try owner
         let id = "\(input.path.theme)/\(input.path.name)"
         let width = input.query.width ?? 240
-        guard (40...800).contains(width) else {
-            throw Problem(.badRequest, "width must be from 40 to 800; received \(width).")
+        let largest = PostcardService.frameThumbnailWidth
+        guard (40...largest).contains(width) else {
+            throw Problem(.badRequest, "width must be from 40 to \(largest); received \(width).")
         }
         guard let png = try await service.frameThumbnail(id, width: width) else {
             throw Problem(.notFound, "There is no frame \(id) in the catalogue (GET /v1/frames lists them).")

@@ -255,13 +255,20 @@ public final class PostcardService: Sendable {
         }
     }
 
-    /// A frame's art, `width` px wide, flattened onto a light grey, as PNG (nil: no such frame).
+    /// The width frame thumbnails are drawn at once per frame (and kept by the catalogue);
+    /// smaller ones are reduced from it, so no width asked for adds to what is kept.
+    static let frameThumbnailWidth = 480
+
+    /// A frame's art, `width` px wide (at most `frameThumbnailWidth`), flattened onto a light
+    /// grey, as PNG (nil: no such frame).
     func frameThumbnail(_ id: String, width: Int) async throws -> Data? {
         guard let catalogue = configuration.catalogue, let frame = catalogue.frame(id) else { return nil }
         return try await previewPool.runIfActive {
-            let height = Int((Double(width) * Double(frame.preview.height) / Double(frame.preview.width)).rounded())
-            return try catalogue.art(frame, width: width, height: max(1, height))
-                .flattened(onto: [236, 236, 236]).encoded(EncodeOptions(format: .png))
+            let full = Self.frameThumbnailWidth
+            let height = Int((Double(full) * Double(frame.preview.height) / Double(frame.preview.width)).rounded())
+            var art = try catalogue.art(frame, width: full, height: max(1, height)).flattened(onto: [236, 236, 236])
+            if width != full { art = try art.resized(scale: Double(width) / Double(full)) }
+            return try art.encoded(EncodeOptions(format: .png))
         }
     }
 }

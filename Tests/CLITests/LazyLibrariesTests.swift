@@ -11,6 +11,7 @@ struct LazyLibrariesTests {
     /// Libraries that must stay closed on the fast path.
     static let heavy = [
         "libvips", "libglib", "libgobject", "libpango", "libcairo", "libfontconfig", "libheif", "libqpdf",
+        "libopencv",
     ]
 
     /// A libvips that cannot be opened.

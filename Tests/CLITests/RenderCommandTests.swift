@@ -36,6 +36,51 @@ import VipsKit
         try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    /// `--placement auto` for photos without a spec: each card's report says where its photo
+    /// was put and why, and only such a run opens OpenCV.
+    @Test func placementAutoIsReportedAndOpensOpenCVOnlyThen() throws {
+        let input = try Fixtures.scratchDirectory()
+        let faces = Fixtures.root.path + "/Tests/faces"
+        for name in ["astronaut-top-right-1200x1800.jpg", "two-astronauts-2400x1200.jpg"] {
+            try FileManager.default.copyItem(atPath: faces + "/" + name, toPath: input + "/" + name)
+        }
+        let output = try Fixtures.scratchDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_DEBUG"] = "libs"
+        let run = try Tools.run(
+            Tools.cardrender,
+            ["render", input, "--out", output, "--frame", "travel/airmail", "--placement", "auto", "--no-cache"],
+            environment: environment)
+        #expect(run.status == 0, "\(run.stderr.suffix(2000))")
+        #expect(run.stderr.contains("calling init: ") && run.stderr.contains("libopencv_objdetect"))
+        let report =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: output + "/report.json"))) as? [String: Any]
+        let cards = try #require(report?["cards"] as? [[String: Any]])
+        let reasons = Dictionary(
+            uniqueKeysWithValues: cards.map {
+                (
+                    URL(fileURLWithPath: $0["input"] as? String ?? "").lastPathComponent,
+                    ($0["placement"] as? [String: Any])?["reason"] as? String
+                )
+            })
+        #expect(reasons["astronaut-top-right-1200x1800.jpg"] == "1 face kept")
+        #expect(reasons["two-astronauts-2400x1200.jpg"] == "2 faces kept")
+        let transform = try #require((cards.first?["placement"] as? [String: Any])?["transform"] as? [String: Any])
+        #expect(transform["scale"] as? Double == 1 && transform["rotation"] as? Double == 0)
+
+        // Without --placement auto: no placement in the report, and OpenCV never opened.
+        let plain = try Tools.run(
+            Tools.cardrender, ["render", input, "--out", output + "-plain", "--frame", "travel/airmail", "--no-cache"],
+            environment: environment)
+        #expect(plain.status == 0)
+        #expect(!plain.stderr.contains("libopencv"))
+        let plainReport =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: output + "-plain/report.json"))) as? [String: Any]
+        #expect((plainReport?["cards"] as? [[String: Any]])?.allSatisfy { $0["placement"] == nil } == true)
+    }
+
     /// The corpus (photos, orientation examples, both broken files) plus a bad spec: every
     /// good photo renders, the failures are reported alone, exit status 1.
     @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))

@@ -224,6 +224,29 @@ def gestures(studio, photo):
     studio.result["turn"] = {"before": before, "after": after}
     studio.shot("turned")
 
+    # The handle: dragged 10 degrees clockwise about the photo's centre.
+    before = studio.spec()["transform"]
+    centre = studio.js(
+        "const b = document.querySelector('[data-testid=stage]').getBoundingClientRect(); const t = window.studio.spec().transform;"
+        "return [b.left + b.width / 2 + t.offset.x * b.width, b.top + b.height / 2 + t.offset.y * b.height];")
+    handle = studio.js("const b = document.getElementById('turn-handle').getBoundingClientRect();"
+                       "return [b.left + b.width / 2, b.top + b.height / 2];")
+    radius = math.hypot(handle[0] - centre[0], handle[1] - centre[1])
+    start = math.atan2(handle[1] - centre[1], handle[0] - centre[0])
+    studio.mouse("mouseMoved", *handle)
+    studio.mouse("mousePressed", *handle, buttons=1)
+    for step in range(1, 11):
+        angle = start + math.radians(step)
+        studio.mouse("mouseMoved", centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle), buttons=1)
+    end = (centre[0] + radius * math.cos(start + math.radians(10)), centre[1] + radius * math.sin(start + math.radians(10)))
+    studio.mouse("mouseReleased", *end)
+    studio.settled("handle")
+    after = studio.spec()["transform"]
+    studio.expect(abs(after["rotation"] - before["rotation"] - 10) < 0.5,
+                  f"the handle dragged 10 degrees clockwise changed the rotation from {before['rotation']} "
+                  f"to {after['rotation']}")
+    studio.result["handle"] = {"before": before, "after": after}
+
     before = studio.spec()["transform"]
     studio.wheel(-100, times=3)
     studio.settled("wheel")
@@ -315,10 +338,17 @@ def errors(studio, photo, not_an_image, too_large):
 
     studio.upload(photo)
     message = studio.by_test_id("message")
-    message.click()
-    message.send_keys("\n".join(f"line {n}" for n in range(1, 16)))
+    # The 15 lines arrive as one edit (a paste), so the back is checked once, with all of them.
+    studio.js("const m = arguments[0]; m.value = arguments[1]; m.dispatchEvent(new Event('input'))", message,
+              "\n".join(f"line {n}" for n in range(1, 16)))
     studio.wait("a message too long for the back is refused at the field",
-                lambda: "message" in studio.driver.find_element(By.ID, "message-error").text)
+                lambda: "has 15 lines" in studio.driver.find_element(By.ID, "message-error").text)
+    # The photo side still previews and moves while the message is refused.
+    before = studio.spec()["transform"]
+    studio.drag(dx=studio.stage_box()["width"] / 10, dy=0)
+    studio.wait("the photo side's preview while the message is refused",
+                lambda: studio.js("return window.studio.previewDigest() !== null && document.getElementById('photo-error').textContent === ''")
+                and abs(studio.spec()["transform"]["offset"]["x"] - before["offset"]["x"] - 0.1) < 0.003)
     studio.result["too_long"] = studio.driver.find_element(By.ID, "message-error").text
     studio.shot("message-too-long")
     message.clear()
@@ -351,6 +381,16 @@ def errors(studio, photo, not_an_image, too_large):
     studio.result["preview_digest"] = studio.js("return window.studio.previewDigest()")
     studio.shot("ordered-after-outage")
     studio.finish()
+    # A reload keeps the draft: the photo, its placement and the message.
+    spec = studio.spec()
+    studio.driver.refresh()
+    studio.wait("the studio signs in again from the tab's storage", lambda: studio.js(
+        "return !document.getElementById('studio').hidden && !!window.studio && window.studio.spec().photo !== null"))
+    studio.settled("reload")
+    studio.result["restored_spec"] = studio.spec()
+    studio.result["restored_message"] = studio.by_test_id("message").get_attribute("value")
+    studio.expect(studio.spec() == spec, f"the reload lost the draft: {studio.spec()} != {spec}")
+    studio.shot("reloaded")
 
 
 def measure(studio, photo, gestures_count):

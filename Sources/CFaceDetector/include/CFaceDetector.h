@@ -33,7 +33,8 @@ int CFaceDetector_load(const char **error);
 /// `minimum` pixels up, each scale `step` (> 1) times the last, and keeping a face found by at
 /// least `neighbours` overlapping windows. Writes at most `capacity` faces, and returns how many
 /// were found (which may be more than were written), or -1 with `*error` set (the cascade
-/// could not be read, OpenCV threw, or `CFaceDetector_load` failed). Safe from any thread: one
+/// could not be read, OpenCV threw, or `CFaceDetector_load` failed; valid until this thread's
+/// next call). Safe from any thread: one
 /// detection runs at a time per process (OpenCV's classifier is not safe to share).
 int CFaceDetector_detect(const char *cascade, const unsigned char *grey, int width, int height, int stride, double step,
                          int neighbours, int minimum, CFaceDetector_Face *faces, int capacity, const char **error);

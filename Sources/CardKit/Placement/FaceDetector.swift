@@ -1,4 +1,5 @@
 internal import CFaceDetector
+import Glibc
 
 /// Frontal faces in a grey image, by OpenCV's Haar cascade (`CFaceDetector`, which opens
 /// OpenCV on first use).
@@ -29,6 +30,18 @@ public struct FaceDetector: Sendable {
     /// OpenCV's LBP cascade `frontalface_improved`: misses faces under about 45 px, and finds
     /// none of the Haar cascade's false ones on the corpus, so it confirms each at a larger size.
     public static let lbpCascade = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"
+
+    /// What the faces are searched with on this machine, for cache keys: the same photo
+    /// placed with and without OpenCV (or its cascades) is not the same card.
+    public static var availability: String {
+        var error: UnsafePointer<CChar>?
+        guard CFaceDetector_load(&error) == 0 else { return "no OpenCV" }
+        var readable: [String] = []
+        for cascade in [haarCascade, lbpCascade] where access(cascade, R_OK) == 0 {
+            readable.append(String(cascade.split(separator: "/").last!))
+        }
+        return "OpenCV 4.6 (libopencv_objdetect.so.406), cascades " + readable.joined(separator: " ")
+    }
 
     /// The cascade file read.
     public let cascade: String

@@ -76,8 +76,9 @@ public struct FirstPlacement: Sendable, Hashable {
             if !candidates.isEmpty {
                 found = try confirmed(candidates, photo: photo, upright: upright, policy: policy)
             }
-        } catch let failure as FaceDetector.Failure {
-            unsearched = failure.description
+        } catch is FaceDetector.Failure {
+            // The reason reaches API clients: it names the cause, never the server's paths.
+            unsearched = "OpenCV or its face cascades cannot be used here"
         }
         if !found.isEmpty {
             let kept = geometry.keptFaces(found)

@@ -47,8 +47,14 @@ struct PhotoPlacer {
                     policy: policy, strict: strict, atLeast: size.width, height: size.height, sequential: sequential)
             }
             guard let kept else { return (try fresh(sequential: true), false) }
-            // Every size that decodes at the same DCT scale shares one kept decode.
+            // Every size that decodes at the same DCT scale shares one kept decode; a decode
+            // too large to keep is read as a render reads it.
             let shrink = try size.flatMap { try data.loadShrink(policy: policy, atLeast: $0.width, height: $0.height) }
+            let divisor = shrink ?? 1
+            let bytes =
+                (plan.layout.photo.width + divisor - 1) / divisor * ((plan.layout.photo.height + divisor - 1) / divisor)
+                * 3
+            guard kept.photos.wouldKeep(bytes: bytes) else { return (try fresh(sequential: true), false) }
             let name =
                 "general \(kept.digest) \(strict ? "strict" : "lenient") 1/\(shrink ?? 1) "
                 + plan.background.map { String(Int($0)) }.joined(separator: ",")

@@ -84,6 +84,9 @@ public final class DecodedPhotos: Sendable {
         put(.decode(decode), key: Self.key(digest, shrink))
     }
 
+    /// Whether something of `bytes` would be kept (it is at most 1/`largestShare` of the bound).
+    public func wouldKeep(bytes: Int) -> Bool { bytes <= capacity / largestShare }
+
     /// The libvips image kept under `name`, if any.
     public func image(named name: String) -> VImage? {
         guard case .image(let image) = take("image " + name) else { return nil }
@@ -108,7 +111,7 @@ public final class DecodedPhotos: Sendable {
 
     private func put(_ kept: Kept, key: String) {
         let size = kept.bytes
-        guard size <= capacity / largestShare else { return }
+        guard wouldKeep(bytes: size) else { return }
         state.withLock { state in
             state.clock += 1
             if let old = state.slots.updateValue(Slot(kept: kept, used: state.clock), forKey: key) {

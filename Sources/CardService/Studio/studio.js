@@ -68,8 +68,9 @@
   }
 
   /**
-   * A request to the service with the key. Network failures, 429 and 5xx are retried with
-   * back-off (the request, and so everything typed, is kept); other answers are returned.
+   * A request to the service with the key. Network failures, 429, 502, 503 and 504 are
+   * retried with back-off (the request, and so everything typed, is kept); other answers
+   * are returned.
    */
   async function api(method, path, { body, type, headers = {}, signal } = {}) {
     let wait = 400;
@@ -82,7 +83,9 @@
       } catch (error) {
         if (signal && signal.aborted) throw error;
       }
-      if (response && response.status !== 429 && response.status < 500) {
+      // Network failures and the statuses that say "later" (429, 502, 503, 504) are
+      // retried; any other answer, a 500 included, is the answer.
+      if (response && ![429, 502, 503, 504].includes(response.status)) {
         connection('');
         if (response.status === 401) signOut('The service refused the API key; enter it again.');
         return response;
@@ -210,13 +213,14 @@
     if (frontRequest) frontRequest.controller.abort();
     const request = { controller: new AbortController() };
     frontRequest = request;
-    const sent = JSON.stringify(spec());
+    // The photo side's fields alone: a message the back cannot hold must not stop the
+    // photo's previews (the front's sample does not depend on the back).
     const front = frontSpec();
     previewsInFlight++;
     $('busy').hidden = false;
     try {
       const response = await api('POST', '/v1/previews?side=front',
-        { body: sent, type: 'application/json', signal: request.controller.signal });
+        { body: front, type: 'application/json', signal: request.controller.signal });
       if (!response.ok) {
         const failed = await problem(response);
         showProblem(failed, 'photo-error');
@@ -292,6 +296,7 @@
       image.hidden = false;
       await image.decode().catch(() => {});
       if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+      if (controller.signal.aborted) return;
       setText('message-error', '');
       setText('recipient-error', '');
       shownBack = back;
@@ -397,16 +402,19 @@
     await place(true);
   }
 
+  let placing = 0; // the latest placement asked for: an older answer arriving later is dropped
   /** Asks the service for the window's geometry and, when `apply`, its first placement. */
   async function place(apply) {
     if (!state.photo) return;
-    const card = spec();
-    const response = await api('POST', '/v1/placements', { body: JSON.stringify(card), type: 'application/json' });
+    const asked = ++placing;
+    const response = await api('POST', '/v1/placements', { body: frontSpec(), type: 'application/json' });
+    if (asked !== placing) return;
     if (!response.ok) {
       showProblem(await problem(response), 'photo-error');
       return;
     }
     const answer = await response.json();
+    if (asked !== placing) return;
     geometry = { card: answer.card, window: answer.window };
     applyGeometry();
     if (apply) {
@@ -709,11 +717,30 @@
     return `${list.length} cards: ` + Object.entries(counts).map(([status, n]) => `${n} ${status}`).join(', ');
   }
 
+  /**
+   * Until the preview on screen is the current spec's (a gesture still running is ended
+   * first), so that what is ordered is what was last shown; at most `seconds`.
+   */
+  async function previewShown(seconds) {
+    if (wheelTimer !== null || keyTimer !== null) {
+      clearTimeout(wheelTimer);
+      clearTimeout(keyTimer);
+      wheelTimer = null;
+      keyTimer = null;
+      endGesture();
+    }
+    const deadline = performance.now() + seconds * 1000;
+    while (performance.now() < deadline && !(previewsInFlight === 0 && shownSpec === frontSpec())) {
+      await delay(50);
+    }
+  }
+
   async function order() {
     if (!state.photo) return;
     setText('order-error', '');
     $('order').disabled = true;
     setText('status', 'ordering');
+    await previewShown(30);
     const body = JSON.stringify({ spec: spec(), press: 'rgb-jpeg' });
     // The same order sent again (a retry after a lost answer) keeps its idempotency key.
     if (!pendingOrder || pendingOrder.body !== body) pendingOrder = { body, idempotencyKey: randomKey() };
@@ -749,7 +776,8 @@
         next.push(await answer.json());
       }
       const first = next[0];
-      if (first.status === 'ready' && first.files && first.files.sample) {
+      const shown = cards.length && cards[0].id === first.id && cards[0].status === 'ready';
+      if (first.status === 'ready' && first.files && first.files.sample && !shown) {
         const sample = await api('GET', first.files.sample);
         if (sample.ok) {
           const final = $('final');
