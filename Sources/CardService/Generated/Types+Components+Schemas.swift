@@ -42,7 +42,8 @@ extension Components {
                 case height
             }
         }
-        /// A rectangle in fractions of the card (0 to 1).
+        /// A rectangle in fractions of a card (0 to 1): of the print file, bleed included, in a placement (the preview's shape); of the trimmed card in the frame list.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/Fractions`.
         internal struct Fractions: Codable, Hashable, Sendable {
