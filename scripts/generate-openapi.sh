@@ -41,4 +41,6 @@ for file in "$service"/Generated/*.swift; do
     { echo "// swift-format-ignore-file"; cat "$file"; } > "$file.tmp" && mv "$file.tmp" "$file"
 done
 python3 scripts/openapi-json.py "$service/openapi.yaml" > "$service/OpenAPIDocument.swift"
+# Ours, so formatted as the rest (the literal's indentation is the Swift string's, not the JSON's).
+swift format format --in-place "$service/OpenAPIDocument.swift"
 echo "generate-openapi: $service/Generated and $service/OpenAPIDocument.swift written"

@@ -4,1055 +4,1055 @@
 enum OpenAPIDocument {
     /// The document, JSON.
     static let json = #"""
-{
- "components": {
-  "responses": {
-   "Problem": {
-    "content": {
-     "application/problem+json": {
-      "schema": {
-       "$ref": "#/components/schemas/Problem"
-      }
-     }
-    },
-    "description": "An error (RFC 9457)."
-   }
-  },
-  "schemas": {
-   "Box": {
-    "properties": {
-     "height": {
-      "type": "integer"
-     },
-     "width": {
-      "type": "integer"
-     },
-     "x": {
-      "type": "integer"
-     },
-     "y": {
-      "type": "integer"
-     }
-    },
-    "required": [
-     "x",
-     "y",
-     "width",
-     "height"
-    ],
-    "type": "object"
-   },
-   "Card": {
-    "properties": {
-     "error": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "files": {
-      "$ref": "#/components/schemas/CardFiles"
-     },
-     "id": {
-      "type": "string"
-     },
-     "press": {
-      "type": "string"
-     },
-     "recipient": {
-      "type": [
-       "integer",
-       "null"
-      ]
-     },
-     "status": {
-      "$ref": "#/components/schemas/CardStatus"
-     },
-     "verdict": {
-      "description": "The print-quality verdict once rendered (ok, low), else null.",
-      "type": [
-       "string",
-       "null"
-      ]
-     }
-    },
-    "required": [
-     "id",
-     "status",
-     "verdict",
-     "error",
-     "files"
-    ],
-    "type": "object"
-   },
-   "CardFiles": {
-    "properties": {
-     "print": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "sample": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "small": {
-      "type": [
-       "string",
-       "null"
-      ]
-     }
-    },
-    "required": [
-     "sample",
-     "small",
-     "print"
-    ],
-    "type": "object"
-   },
-   "CardList": {
-    "properties": {
-     "cards": {
-      "items": {
-       "$ref": "#/components/schemas/Card"
-      },
-      "type": "array"
-     },
-     "next": {
-      "type": [
-       "string",
-       "null"
-      ]
-     }
-    },
-    "required": [
-     "cards",
-     "next"
-    ],
-    "type": "object"
-   },
-   "CardOrder": {
-    "properties": {
-     "press": {
-      "default": "rgb-jpeg",
-      "description": "A press preset (`cardrender impose --help` lists them) or `rgb-jpeg` (the default).",
-      "type": "string"
-     },
-     "spec": {
-      "$ref": "#/components/schemas/CardSpec"
-     }
-    },
-    "required": [
-     "spec"
-    ],
-    "type": "object"
-   },
-   "CardSpec": {
-    "additionalProperties": true,
-    "description": "A card spec in the `.card.json` format (see docs/render.md), whose `photo` is the id of a photo this key uploaded. Checked by the renderer: an unknown or invalid field is a 422 naming its path.\n",
-    "properties": {
-     "photo": {
-      "type": "string"
-     }
-    },
-    "required": [
-     "photo"
-    ],
-    "type": "object"
-   },
-   "CardStatus": {
-    "enum": [
-     "queued",
-     "rendering",
-     "ready",
-     "failed",
-     "cancelled",
-     "printed"
-    ],
-    "type": "string"
-   },
-   "CreatedCard": {
-    "properties": {
-     "id": {
-      "type": "string"
-     },
-     "recipient": {
-      "description": "The recipient's index in the spec, or null for a card without recipients.",
-      "type": [
-       "integer",
-       "null"
-      ]
-     },
-     "status": {
-      "$ref": "#/components/schemas/CardStatus"
-     }
-    },
-    "required": [
-     "id",
-     "status",
-     "recipient"
-    ],
-    "type": "object"
-   },
-   "CreatedCards": {
-    "properties": {
-     "cards": {
-      "items": {
-       "$ref": "#/components/schemas/CreatedCard"
-      },
-      "type": "array"
-     }
-    },
-    "required": [
-     "cards"
-    ],
-    "type": "object"
-   },
-   "Fractions": {
-    "description": "A rectangle in fractions of a card (0 to 1): of the print file, bleed included, in a placement (the preview's shape); of the trimmed card in the frame list.\n",
-    "properties": {
-     "height": {
-      "type": "number"
-     },
-     "width": {
-      "type": "number"
-     },
-     "x": {
-      "type": "number"
-     },
-     "y": {
-      "type": "number"
-     }
-    },
-    "required": [
-     "x",
-     "y",
-     "width",
-     "height"
-    ],
-    "type": "object"
-   },
-   "Frame": {
-    "properties": {
-     "id": {
-      "type": "string"
-     },
-     "orientation": {
-      "enum": [
-       "landscape",
-       "portrait"
-      ],
-      "type": "string"
-     },
-     "theme": {
-      "type": "string"
-     },
-     "thumbnail": {
-      "type": "string"
-     },
-     "title": {
-      "type": "string"
-     },
-     "window": {
-      "$ref": "#/components/schemas/Fractions"
-     }
-    },
-    "required": [
-     "id",
-     "theme",
-     "title",
-     "orientation",
-     "window",
-     "thumbnail"
-    ],
-    "type": "object"
-   },
-   "FrameList": {
-    "properties": {
-     "frames": {
-      "items": {
-       "$ref": "#/components/schemas/Frame"
-      },
-      "type": "array"
-     }
-    },
-    "required": [
-     "frames"
-    ],
-    "type": "object"
-   },
-   "Photo": {
-    "properties": {
-     "format": {
-      "type": "string"
-     },
-     "height": {
-      "type": "integer"
-     },
-     "id": {
-      "type": "string"
-     },
-     "width": {
-      "type": "integer"
-     }
-    },
-    "required": [
-     "id",
-     "width",
-     "height",
-     "format"
-    ],
-    "type": "object"
-   },
-   "Placement": {
-    "properties": {
-     "card": {
-      "description": "The print file's size in pixels (bleed included); the preview is this shape.",
-      "properties": {
-       "height": {
-        "type": "integer"
-       },
-       "width": {
-        "type": "integer"
-       }
-      },
-      "required": [
-       "width",
-       "height"
-      ],
-      "type": "object"
-     },
-     "faces": {
-      "description": "The faces kept, in pixels of the upright photo.",
-      "items": {
-       "$ref": "#/components/schemas/Box"
-      },
-      "type": "array"
-     },
-     "reason": {
-      "description": "Why, e.g. \"2 faces kept\", \"1 of 3 faces kept\", \"most detail (no face found)\".",
-      "type": "string"
-     },
-     "transform": {
-      "$ref": "#/components/schemas/Transform"
-     },
-     "window": {
-      "$ref": "#/components/schemas/Fractions"
-     }
-    },
-    "required": [
-     "transform",
-     "reason",
-     "faces",
-     "card",
-     "window"
-    ],
-    "type": "object"
-   },
-   "PrintRun": {
-    "properties": {
-     "cards": {
-      "items": {
-       "type": "string"
-      },
-      "type": "array"
-     },
-     "id": {
-      "type": "string"
-     },
-     "press": {
-      "type": "string"
-     },
-     "sheet": {
-      "type": "string"
-     },
-     "sheets": {
-      "items": {
-       "type": "string"
-      },
-      "type": "array"
-     }
-    },
-    "required": [
-     "id",
-     "cards",
-     "sheets"
-    ],
-    "type": "object"
-   },
-   "PrintRunOrder": {
-    "properties": {
-     "press": {
-      "type": "string"
-     },
-     "sheet": {
-      "description": "The sheet size (`cardrender impose --help` lists them), e.g. sra3.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "press",
-     "sheet"
-    ],
-    "type": "object"
-   },
-   "Problem": {
-    "properties": {
-     "detail": {
-      "type": "string"
-     },
-     "errors": {
-      "description": "The spec's errors, each with its field path.",
-      "items": {
-       "properties": {
-        "detail": {
-         "type": "string"
-        },
-        "field": {
-         "type": "string"
+        {
+         "components": {
+          "responses": {
+           "Problem": {
+            "content": {
+             "application/problem+json": {
+              "schema": {
+               "$ref": "#/components/schemas/Problem"
+              }
+             }
+            },
+            "description": "An error (RFC 9457)."
+           }
+          },
+          "schemas": {
+           "Box": {
+            "properties": {
+             "height": {
+              "type": "integer"
+             },
+             "width": {
+              "type": "integer"
+             },
+             "x": {
+              "type": "integer"
+             },
+             "y": {
+              "type": "integer"
+             }
+            },
+            "required": [
+             "x",
+             "y",
+             "width",
+             "height"
+            ],
+            "type": "object"
+           },
+           "Card": {
+            "properties": {
+             "error": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "files": {
+              "$ref": "#/components/schemas/CardFiles"
+             },
+             "id": {
+              "type": "string"
+             },
+             "press": {
+              "type": "string"
+             },
+             "recipient": {
+              "type": [
+               "integer",
+               "null"
+              ]
+             },
+             "status": {
+              "$ref": "#/components/schemas/CardStatus"
+             },
+             "verdict": {
+              "description": "The print-quality verdict once rendered (ok, low), else null.",
+              "type": [
+               "string",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "id",
+             "status",
+             "verdict",
+             "error",
+             "files"
+            ],
+            "type": "object"
+           },
+           "CardFiles": {
+            "properties": {
+             "print": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "sample": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "small": {
+              "type": [
+               "string",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "sample",
+             "small",
+             "print"
+            ],
+            "type": "object"
+           },
+           "CardList": {
+            "properties": {
+             "cards": {
+              "items": {
+               "$ref": "#/components/schemas/Card"
+              },
+              "type": "array"
+             },
+             "next": {
+              "type": [
+               "string",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "cards",
+             "next"
+            ],
+            "type": "object"
+           },
+           "CardOrder": {
+            "properties": {
+             "press": {
+              "default": "rgb-jpeg",
+              "description": "A press preset (`cardrender impose --help` lists them) or `rgb-jpeg` (the default).",
+              "type": "string"
+             },
+             "spec": {
+              "$ref": "#/components/schemas/CardSpec"
+             }
+            },
+            "required": [
+             "spec"
+            ],
+            "type": "object"
+           },
+           "CardSpec": {
+            "additionalProperties": true,
+            "description": "A card spec in the `.card.json` format (see docs/render.md), whose `photo` is the id of a photo this key uploaded. Checked by the renderer: an unknown or invalid field is a 422 naming its path.\n",
+            "properties": {
+             "photo": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "photo"
+            ],
+            "type": "object"
+           },
+           "CardStatus": {
+            "enum": [
+             "queued",
+             "rendering",
+             "ready",
+             "failed",
+             "cancelled",
+             "printed"
+            ],
+            "type": "string"
+           },
+           "CreatedCard": {
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "recipient": {
+              "description": "The recipient's index in the spec, or null for a card without recipients.",
+              "type": [
+               "integer",
+               "null"
+              ]
+             },
+             "status": {
+              "$ref": "#/components/schemas/CardStatus"
+             }
+            },
+            "required": [
+             "id",
+             "status",
+             "recipient"
+            ],
+            "type": "object"
+           },
+           "CreatedCards": {
+            "properties": {
+             "cards": {
+              "items": {
+               "$ref": "#/components/schemas/CreatedCard"
+              },
+              "type": "array"
+             }
+            },
+            "required": [
+             "cards"
+            ],
+            "type": "object"
+           },
+           "Fractions": {
+            "description": "A rectangle in fractions of a card (0 to 1): of the print file, bleed included, in a placement (the preview's shape); of the trimmed card in the frame list.\n",
+            "properties": {
+             "height": {
+              "type": "number"
+             },
+             "width": {
+              "type": "number"
+             },
+             "x": {
+              "type": "number"
+             },
+             "y": {
+              "type": "number"
+             }
+            },
+            "required": [
+             "x",
+             "y",
+             "width",
+             "height"
+            ],
+            "type": "object"
+           },
+           "Frame": {
+            "properties": {
+             "id": {
+              "type": "string"
+             },
+             "orientation": {
+              "enum": [
+               "landscape",
+               "portrait"
+              ],
+              "type": "string"
+             },
+             "theme": {
+              "type": "string"
+             },
+             "thumbnail": {
+              "type": "string"
+             },
+             "title": {
+              "type": "string"
+             },
+             "window": {
+              "$ref": "#/components/schemas/Fractions"
+             }
+            },
+            "required": [
+             "id",
+             "theme",
+             "title",
+             "orientation",
+             "window",
+             "thumbnail"
+            ],
+            "type": "object"
+           },
+           "FrameList": {
+            "properties": {
+             "frames": {
+              "items": {
+               "$ref": "#/components/schemas/Frame"
+              },
+              "type": "array"
+             }
+            },
+            "required": [
+             "frames"
+            ],
+            "type": "object"
+           },
+           "Photo": {
+            "properties": {
+             "format": {
+              "type": "string"
+             },
+             "height": {
+              "type": "integer"
+             },
+             "id": {
+              "type": "string"
+             },
+             "width": {
+              "type": "integer"
+             }
+            },
+            "required": [
+             "id",
+             "width",
+             "height",
+             "format"
+            ],
+            "type": "object"
+           },
+           "Placement": {
+            "properties": {
+             "card": {
+              "description": "The print file's size in pixels (bleed included); the preview is this shape.",
+              "properties": {
+               "height": {
+                "type": "integer"
+               },
+               "width": {
+                "type": "integer"
+               }
+              },
+              "required": [
+               "width",
+               "height"
+              ],
+              "type": "object"
+             },
+             "faces": {
+              "description": "The faces kept, in pixels of the upright photo.",
+              "items": {
+               "$ref": "#/components/schemas/Box"
+              },
+              "type": "array"
+             },
+             "reason": {
+              "description": "Why, e.g. \"2 faces kept\", \"1 of 3 faces kept\", \"most detail (no face found)\".",
+              "type": "string"
+             },
+             "transform": {
+              "$ref": "#/components/schemas/Transform"
+             },
+             "window": {
+              "$ref": "#/components/schemas/Fractions"
+             }
+            },
+            "required": [
+             "transform",
+             "reason",
+             "faces",
+             "card",
+             "window"
+            ],
+            "type": "object"
+           },
+           "PrintRun": {
+            "properties": {
+             "cards": {
+              "items": {
+               "type": "string"
+              },
+              "type": "array"
+             },
+             "id": {
+              "type": "string"
+             },
+             "press": {
+              "type": "string"
+             },
+             "sheet": {
+              "type": "string"
+             },
+             "sheets": {
+              "items": {
+               "type": "string"
+              },
+              "type": "array"
+             }
+            },
+            "required": [
+             "id",
+             "cards",
+             "sheets"
+            ],
+            "type": "object"
+           },
+           "PrintRunOrder": {
+            "properties": {
+             "press": {
+              "type": "string"
+             },
+             "sheet": {
+              "description": "The sheet size (`cardrender impose --help` lists them), e.g. sra3.",
+              "type": "string"
+             }
+            },
+            "required": [
+             "press",
+             "sheet"
+            ],
+            "type": "object"
+           },
+           "Problem": {
+            "properties": {
+             "detail": {
+              "type": "string"
+             },
+             "errors": {
+              "description": "The spec's errors, each with its field path.",
+              "items": {
+               "properties": {
+                "detail": {
+                 "type": "string"
+                },
+                "field": {
+                 "type": "string"
+                }
+               },
+               "required": [
+                "field",
+                "detail"
+               ],
+               "type": "object"
+              },
+              "type": "array"
+             },
+             "status": {
+              "type": "integer"
+             },
+             "title": {
+              "type": "string"
+             },
+             "type": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "type",
+             "title",
+             "status",
+             "detail"
+            ],
+            "type": "object"
+           },
+           "Transform": {
+            "description": "A spec's `transform`.",
+            "properties": {
+             "offset": {
+              "properties": {
+               "x": {
+                "type": "number"
+               },
+               "y": {
+                "type": "number"
+               }
+              },
+              "required": [
+               "x",
+               "y"
+              ],
+              "type": "object"
+             },
+             "rotation": {
+              "type": "number"
+             },
+             "scale": {
+              "type": "number"
+             }
+            },
+            "required": [
+             "scale",
+             "rotation",
+             "offset"
+            ],
+            "type": "object"
+           }
+          },
+          "securitySchemes": {
+           "apiKey": {
+            "scheme": "bearer",
+            "type": "http"
+           }
+          }
+         },
+         "info": {
+          "description": "The postcard app's server: photos uploaded by digest, live previews from the print renderer, cards ordered per recipient with idempotent creation, rendered by a durable queue, and gathered into print runs. Every request needs an API key (`cardrender keys create NAME`) as `Authorization: Bearer KEY`; a key sees only its own photos, cards and runs. Errors are `application/problem+json` (RFC 9457).\n",
+          "title": "cardrender postcard service",
+          "version": "1.0.0"
+         },
+         "openapi": "3.1.0",
+         "paths": {
+          "/v1/cards": {
+           "get": {
+            "operationId": "listCards",
+            "parameters": [
+             {
+              "in": "query",
+              "name": "status",
+              "required": false,
+              "schema": {
+               "$ref": "#/components/schemas/CardStatus"
+              }
+             },
+             {
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "default": 20,
+               "maximum": 100,
+               "minimum": 1,
+               "type": "integer"
+              }
+             },
+             {
+              "description": "The `next` cursor of the previous page.",
+              "in": "query",
+              "name": "after",
+              "required": false,
+              "schema": {
+               "maxLength": 100,
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/CardList"
+                }
+               }
+              },
+              "description": "A page."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "This key's cards, newest first, a page at a time."
+           },
+           "post": {
+            "operationId": "createCards",
+            "parameters": [
+             {
+              "in": "header",
+              "name": "Idempotency-Key",
+              "required": false,
+              "schema": {
+               "maxLength": 255,
+               "minLength": 1,
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/CardOrder"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "202": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/CreatedCards"
+                }
+               }
+              },
+              "description": "Queued (or, with an Idempotency-Key used before with the same body, the first answer).",
+              "links": {
+               "CancelFirstCard": {
+                "operationId": "cancelCard",
+                "parameters": {
+                 "id": "$response.body#/cards/0/id"
+                }
+               },
+               "GetFirstCard": {
+                "operationId": "getCard",
+                "parameters": {
+                 "id": "$response.body#/cards/0/id"
+                }
+               }
+              }
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Order a card per recipient (one where the spec has none), queued for rendering."
+           }
+          },
+          "/v1/cards/{id}": {
+           "delete": {
+            "operationId": "cancelCard",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Card"
+                }
+               }
+              },
+              "description": "The card, cancelled."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Cancel a card (409 once it is in a print run)."
+           },
+           "get": {
+            "operationId": "getCard",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Card"
+                }
+               }
+              },
+              "description": "The card."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A card's status, verdict, error and files."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ]
+          },
+          "/v1/cards/{id}/files/{file}": {
+           "get": {
+            "operationId": "getCardFile",
+            "responses": {
+             "200": {
+              "content": {
+               "application/pdf": {
+                "schema": {
+                 "contentMediaType": "application/pdf",
+                 "type": "string"
+                }
+               },
+               "image/jpeg": {
+                "schema": {
+                 "contentMediaType": "image/jpeg",
+                 "type": "string"
+                }
+               },
+               "image/png": {
+                "schema": {
+                 "contentMediaType": "image/png",
+                 "type": "string"
+                }
+               },
+               "image/tiff": {
+                "schema": {
+                 "contentMediaType": "image/tiff",
+                 "type": "string"
+                }
+               }
+              },
+              "description": "The file."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "One of a ready card's files."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            },
+            {
+             "in": "path",
+             "name": "file",
+             "required": true,
+             "schema": {
+              "enum": [
+               "sample",
+               "small",
+               "print"
+              ],
+              "type": "string"
+             }
+            }
+           ]
+          },
+          "/v1/frames": {
+           "get": {
+            "operationId": "listFrames",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FrameList"
+                }
+               }
+              },
+              "description": "Every frame."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "The frame catalogue, with where each frame's photo window is."
+           }
+          },
+          "/v1/frames/{theme}/{name}/thumbnail": {
+           "get": {
+            "operationId": "frameThumbnail",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "theme",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "path",
+              "name": "name",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "width",
+              "required": false,
+              "schema": {
+               "default": 240,
+               "maximum": 480,
+               "minimum": 40,
+               "type": "integer"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "image/png": {
+                "schema": {
+                 "contentMediaType": "image/png",
+                 "type": "string"
+                }
+               }
+              },
+              "description": "The thumbnail."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A frame's art, flattened onto light grey, as a PNG."
+           }
+          },
+          "/v1/photos": {
+           "post": {
+            "operationId": "uploadPhoto",
+            "requestBody": {
+             "content": {
+              "application/octet-stream": {
+               "schema": {
+                "contentMediaType": "application/octet-stream",
+                "type": "string"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Photo"
+                }
+               }
+              },
+              "description": "This key had stored these bytes already."
+             },
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Photo"
+                }
+               }
+              },
+              "description": "Stored."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Store a photo (the image bytes as the body); the same bytes give the same id."
+           }
+          },
+          "/v1/photos/{id}": {
+           "get": {
+            "operationId": "getPhoto",
+            "parameters": [
+             {
+              "in": "path",
+              "name": "id",
+              "required": true,
+              "schema": {
+               "type": "string"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Photo"
+                }
+               }
+              },
+              "description": "The photo."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A photo this key uploaded (its upright size and format)."
+           }
+          },
+          "/v1/placements": {
+           "post": {
+            "operationId": "firstPlacement",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/CardSpec"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Placement"
+                }
+               }
+              },
+              "description": "The placement, as numbers a spec takes."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Where the spec's photo starts in its window when it is placed automatically (`\"transform\": \"auto\"`: faces kept whole, else the most detail), why, and the window.\n"
+           }
+          },
+          "/v1/previews": {
+           "post": {
+            "operationId": "preview",
+            "parameters": [
+             {
+              "in": "query",
+              "name": "side",
+              "required": false,
+              "schema": {
+               "default": "front",
+               "enum": [
+                "front",
+                "back"
+               ],
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/CardSpec"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "image/jpeg": {
+                "schema": {
+                 "contentMediaType": "image/jpeg",
+                 "type": "string"
+                }
+               }
+              },
+              "description": "The sample JPEG, byte-identical to the `sample` file `cardrender render` writes."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "The sample image of one side of a card, as the print renderer makes it."
+           }
+          },
+          "/v1/print-runs": {
+           "post": {
+            "operationId": "createPrintRun",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/PrintRunOrder"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PrintRun"
+                }
+               }
+              },
+              "description": "The run.",
+              "links": {
+               "GetRun": {
+                "operationId": "getPrintRun",
+                "parameters": {
+                 "id": "$response.body#/id"
+                }
+               }
+              }
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Impose and preflight every ready card of a press not yet printed; those cards become printed."
+           }
+          },
+          "/v1/print-runs/{id}": {
+           "get": {
+            "operationId": "getPrintRun",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PrintRun"
+                }
+               }
+              },
+              "description": "The run."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A print run and its sheets."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ]
+          },
+          "/v1/print-runs/{id}/sheets/{sheet}": {
+           "get": {
+            "operationId": "getPrintRunSheet",
+            "responses": {
+             "200": {
+              "content": {
+               "application/pdf": {
+                "schema": {
+                 "contentMediaType": "application/pdf",
+                 "type": "string"
+                }
+               }
+              },
+              "description": "The sheet."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "One imposed, preflighted sheet file (PDF/X)."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            },
+            {
+             "in": "path",
+             "name": "sheet",
+             "required": true,
+             "schema": {
+              "maximum": 100000,
+              "minimum": 1,
+              "type": "integer"
+             }
+            }
+           ]
+          }
+         },
+         "security": [
+          {
+           "apiKey": []
+          }
+         ]
         }
-       },
-       "required": [
-        "field",
-        "detail"
-       ],
-       "type": "object"
-      },
-      "type": "array"
-     },
-     "status": {
-      "type": "integer"
-     },
-     "title": {
-      "type": "string"
-     },
-     "type": {
-      "type": "string"
-     }
-    },
-    "required": [
-     "type",
-     "title",
-     "status",
-     "detail"
-    ],
-    "type": "object"
-   },
-   "Transform": {
-    "description": "A spec's `transform`.",
-    "properties": {
-     "offset": {
-      "properties": {
-       "x": {
-        "type": "number"
-       },
-       "y": {
-        "type": "number"
-       }
-      },
-      "required": [
-       "x",
-       "y"
-      ],
-      "type": "object"
-     },
-     "rotation": {
-      "type": "number"
-     },
-     "scale": {
-      "type": "number"
-     }
-    },
-    "required": [
-     "scale",
-     "rotation",
-     "offset"
-    ],
-    "type": "object"
-   }
-  },
-  "securitySchemes": {
-   "apiKey": {
-    "scheme": "bearer",
-    "type": "http"
-   }
-  }
- },
- "info": {
-  "description": "The postcard app's server: photos uploaded by digest, live previews from the print renderer, cards ordered per recipient with idempotent creation, rendered by a durable queue, and gathered into print runs. Every request needs an API key (`cardrender keys create NAME`) as `Authorization: Bearer KEY`; a key sees only its own photos, cards and runs. Errors are `application/problem+json` (RFC 9457).\n",
-  "title": "cardrender postcard service",
-  "version": "1.0.0"
- },
- "openapi": "3.1.0",
- "paths": {
-  "/v1/cards": {
-   "get": {
-    "operationId": "listCards",
-    "parameters": [
-     {
-      "in": "query",
-      "name": "status",
-      "required": false,
-      "schema": {
-       "$ref": "#/components/schemas/CardStatus"
-      }
-     },
-     {
-      "in": "query",
-      "name": "limit",
-      "required": false,
-      "schema": {
-       "default": 20,
-       "maximum": 100,
-       "minimum": 1,
-       "type": "integer"
-      }
-     },
-     {
-      "description": "The `next` cursor of the previous page.",
-      "in": "query",
-      "name": "after",
-      "required": false,
-      "schema": {
-       "maxLength": 100,
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/CardList"
-        }
-       }
-      },
-      "description": "A page."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "This key's cards, newest first, a page at a time."
-   },
-   "post": {
-    "operationId": "createCards",
-    "parameters": [
-     {
-      "in": "header",
-      "name": "Idempotency-Key",
-      "required": false,
-      "schema": {
-       "maxLength": 255,
-       "minLength": 1,
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/CardOrder"
-       }
-      }
-     },
-     "required": true
-    },
-    "responses": {
-     "202": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/CreatedCards"
-        }
-       }
-      },
-      "description": "Queued (or, with an Idempotency-Key used before with the same body, the first answer).",
-      "links": {
-       "CancelFirstCard": {
-        "operationId": "cancelCard",
-        "parameters": {
-         "id": "$response.body#/cards/0/id"
-        }
-       },
-       "GetFirstCard": {
-        "operationId": "getCard",
-        "parameters": {
-         "id": "$response.body#/cards/0/id"
-        }
-       }
-      }
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "Order a card per recipient (one where the spec has none), queued for rendering."
-   }
-  },
-  "/v1/cards/{id}": {
-   "delete": {
-    "operationId": "cancelCard",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Card"
-        }
-       }
-      },
-      "description": "The card, cancelled."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "Cancel a card (409 once it is in a print run)."
-   },
-   "get": {
-    "operationId": "getCard",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Card"
-        }
-       }
-      },
-      "description": "The card."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "A card's status, verdict, error and files."
-   },
-   "parameters": [
-    {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "maxLength": 100,
-      "type": "string"
-     }
-    }
-   ]
-  },
-  "/v1/cards/{id}/files/{file}": {
-   "get": {
-    "operationId": "getCardFile",
-    "responses": {
-     "200": {
-      "content": {
-       "application/pdf": {
-        "schema": {
-         "contentMediaType": "application/pdf",
-         "type": "string"
-        }
-       },
-       "image/jpeg": {
-        "schema": {
-         "contentMediaType": "image/jpeg",
-         "type": "string"
-        }
-       },
-       "image/png": {
-        "schema": {
-         "contentMediaType": "image/png",
-         "type": "string"
-        }
-       },
-       "image/tiff": {
-        "schema": {
-         "contentMediaType": "image/tiff",
-         "type": "string"
-        }
-       }
-      },
-      "description": "The file."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "One of a ready card's files."
-   },
-   "parameters": [
-    {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "maxLength": 100,
-      "type": "string"
-     }
-    },
-    {
-     "in": "path",
-     "name": "file",
-     "required": true,
-     "schema": {
-      "enum": [
-       "sample",
-       "small",
-       "print"
-      ],
-      "type": "string"
-     }
-    }
-   ]
-  },
-  "/v1/frames": {
-   "get": {
-    "operationId": "listFrames",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/FrameList"
-        }
-       }
-      },
-      "description": "Every frame."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "The frame catalogue, with where each frame's photo window is."
-   }
-  },
-  "/v1/frames/{theme}/{name}/thumbnail": {
-   "get": {
-    "operationId": "frameThumbnail",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "theme",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "path",
-      "name": "name",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "in": "query",
-      "name": "width",
-      "required": false,
-      "schema": {
-       "default": 240,
-       "maximum": 480,
-       "minimum": 40,
-       "type": "integer"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "image/png": {
-        "schema": {
-         "contentMediaType": "image/png",
-         "type": "string"
-        }
-       }
-      },
-      "description": "The thumbnail."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "A frame's art, flattened onto light grey, as a PNG."
-   }
-  },
-  "/v1/photos": {
-   "post": {
-    "operationId": "uploadPhoto",
-    "requestBody": {
-     "content": {
-      "application/octet-stream": {
-       "schema": {
-        "contentMediaType": "application/octet-stream",
-        "type": "string"
-       }
-      }
-     },
-     "required": true
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Photo"
-        }
-       }
-      },
-      "description": "This key had stored these bytes already."
-     },
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Photo"
-        }
-       }
-      },
-      "description": "Stored."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "Store a photo (the image bytes as the body); the same bytes give the same id."
-   }
-  },
-  "/v1/photos/{id}": {
-   "get": {
-    "operationId": "getPhoto",
-    "parameters": [
-     {
-      "in": "path",
-      "name": "id",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Photo"
-        }
-       }
-      },
-      "description": "The photo."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "A photo this key uploaded (its upright size and format)."
-   }
-  },
-  "/v1/placements": {
-   "post": {
-    "operationId": "firstPlacement",
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/CardSpec"
-       }
-      }
-     },
-     "required": true
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Placement"
-        }
-       }
-      },
-      "description": "The placement, as numbers a spec takes."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "Where the spec's photo starts in its window when it is placed automatically (`\"transform\": \"auto\"`: faces kept whole, else the most detail), why, and the window.\n"
-   }
-  },
-  "/v1/previews": {
-   "post": {
-    "operationId": "preview",
-    "parameters": [
-     {
-      "in": "query",
-      "name": "side",
-      "required": false,
-      "schema": {
-       "default": "front",
-       "enum": [
-        "front",
-        "back"
-       ],
-       "type": "string"
-      }
-     }
-    ],
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/CardSpec"
-       }
-      }
-     },
-     "required": true
-    },
-    "responses": {
-     "200": {
-      "content": {
-       "image/jpeg": {
-        "schema": {
-         "contentMediaType": "image/jpeg",
-         "type": "string"
-        }
-       }
-      },
-      "description": "The sample JPEG, byte-identical to the `sample` file `cardrender render` writes."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "The sample image of one side of a card, as the print renderer makes it."
-   }
-  },
-  "/v1/print-runs": {
-   "post": {
-    "operationId": "createPrintRun",
-    "requestBody": {
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/PrintRunOrder"
-       }
-      }
-     },
-     "required": true
-    },
-    "responses": {
-     "201": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/PrintRun"
-        }
-       }
-      },
-      "description": "The run.",
-      "links": {
-       "GetRun": {
-        "operationId": "getPrintRun",
-        "parameters": {
-         "id": "$response.body#/id"
-        }
-       }
-      }
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "Impose and preflight every ready card of a press not yet printed; those cards become printed."
-   }
-  },
-  "/v1/print-runs/{id}": {
-   "get": {
-    "operationId": "getPrintRun",
-    "responses": {
-     "200": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/PrintRun"
-        }
-       }
-      },
-      "description": "The run."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "A print run and its sheets."
-   },
-   "parameters": [
-    {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "maxLength": 100,
-      "type": "string"
-     }
-    }
-   ]
-  },
-  "/v1/print-runs/{id}/sheets/{sheet}": {
-   "get": {
-    "operationId": "getPrintRunSheet",
-    "responses": {
-     "200": {
-      "content": {
-       "application/pdf": {
-        "schema": {
-         "contentMediaType": "application/pdf",
-         "type": "string"
-        }
-       }
-      },
-      "description": "The sheet."
-     },
-     "default": {
-      "$ref": "#/components/responses/Problem"
-     }
-    },
-    "summary": "One imposed, preflighted sheet file (PDF/X)."
-   },
-   "parameters": [
-    {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "maxLength": 100,
-      "type": "string"
-     }
-    },
-    {
-     "in": "path",
-     "name": "sheet",
-     "required": true,
-     "schema": {
-      "maximum": 100000,
-      "minimum": 1,
-      "type": "integer"
-     }
-    }
-   ]
-  }
- },
- "security": [
-  {
-   "apiKey": []
-  }
- ]
-}
-"""#
+        """#
 }
