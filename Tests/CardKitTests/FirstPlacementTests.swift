@@ -106,7 +106,10 @@ struct FirstPlacementTests {
                 "\(where_)")
             // Inside the safe area, unless the photo's own edge is already at the window's
             // (the photo covers the window: it can move no further that way).
-            guard case .transform(_, _, let x, let y) = placed.placement else { continue }
+            guard case .transform(_, _, let x, let y) = placed.placement else {
+                Issue.record("\(frame ?? "no frame"): a first placement is a transform")
+                continue
+            }
             let centred = FirstPlacement.Geometry(
                 photo: Size(width: 1200, height: 1800),
                 window: Size(width: placed.window.width, height: placed.window.height))
