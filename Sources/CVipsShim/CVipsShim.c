@@ -1,6 +1,8 @@
 // Fixed-arity wrappers of variadic libvips calls: see CVipsShim.h for why.
 #include "CVipsShim.h"
 
+#include <stdlib.h>
+
 #include "CLazyLibraries.h"
 
 /// A variadic libvips operation, through the pointer CLazyLibraries looks up (libvips is
@@ -211,4 +213,49 @@ int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *hei
         LIBVIPS(vips_find_trim)(in, left, top, width, height, "background", array, "threshold", threshold, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
+}
+
+int CVipsShim_bandjoin_const1(VipsImage *in, VipsImage **out, double value) {
+    return LIBVIPS(vips_bandjoin_const1)(in, out, value, NULL);
+}
+
+int CVipsShim_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
+    return LIBVIPS(vips_gaussblur)(in, out, sigma, NULL);
+}
+
+int CVipsShim_gifsave_buffer(VipsImage *in, void **buf, size_t *len, int effort, gboolean strip) {
+    return LIBVIPS(vips_gifsave_buffer)(in, buf, len, "effort", effort, "strip", strip, NULL);
+}
+
+int CVipsShim_n_pages(VipsImage *image) { return vips_image_get_n_pages(image); }
+
+int CVipsShim_page_height(VipsImage *image) { return vips_image_get_page_height(image); }
+
+int CVipsShim_reframe_pages(VipsImage *in, VipsImage **out, int pages, int page_height, int left, int top, int width,
+                            int height, int x, int y, int canvas_width, int canvas_height, const double *background,
+                            int n) {
+    if (pages < 1 || pages > 100000) return -1;
+    VipsImage **frames = calloc((size_t)pages, sizeof(VipsImage *));
+    if (!frames) return -1;
+    int status = 0;
+    for (int page = 0; page < pages && status == 0; page++) {
+        VipsImage *cut = NULL;
+        status = LIBVIPS(vips_extract_area)(in, &cut, left, page * page_height + top, width, height, NULL);
+        if (status == 0 && (x != 0 || y != 0 || canvas_width != width || canvas_height != height)) {
+            VipsArrayDouble *array = vips_array_double_new(background, n);
+            status = LIBVIPS(vips_embed)(cut, &frames[page], x, y, canvas_width, canvas_height, "extend",
+                                         VIPS_EXTEND_BACKGROUND, "background", array, NULL);
+            vips_area_unref(VIPS_AREA(array));
+            g_object_unref(cut);
+        } else {
+            frames[page] = cut;
+        }
+    }
+    if (status == 0) status = LIBVIPS(vips_arrayjoin)(frames, out, pages, "across", 1, NULL);
+    for (int page = 0; page < pages; page++) {
+        if (frames[page]) g_object_unref(frames[page]);
+    }
+    free(frames);
+    if (status == 0) vips_image_set_int(*out, "page-height", canvas_height);
+    return status;
 }

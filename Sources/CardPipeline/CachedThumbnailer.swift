@@ -27,12 +27,22 @@ public struct CachedThumbnailer: Sendable {
         var height: Int
         var path: RenderPath
         var warning: String?
+        /// Absent in entries of still images (and in every entry made before animations).
+        var frames: Int?
+        var sourceFrames: Int?
+        /// Absent when it is the format's.
+        var mimeType: String?
     }
 
     /// The cache key of a thumbnail of the input whose content digest is `inputDigest`.
     public func key(inputDigest: String, width: Int, enlarge: Bool, options: EncodeOptions) throws -> CacheKey {
+        try key(inputDigest: inputDigest, request: ThumbnailRequest(width: width, enlarge: enlarge), options: options)
+    }
+
+    /// The cache key of the thumbnail `request` asks of the input whose digest is `inputDigest`.
+    public func key(inputDigest: String, request: ThumbnailRequest, options: EncodeOptions) throws -> CacheKey {
         let recipe = ThumbnailRecipe(
-            width: width, enlarge: enlarge, options: options, policy: thumbnailer.policy, engine: thumbnailer.engine)
+            request: request, options: options, policy: thumbnailer.policy, engine: thumbnailer.engine)
         return try CacheKey(inputDigest: inputDigest, recipe: recipe, versions: CacheVersions.current)
     }
 
@@ -47,17 +57,33 @@ public struct CachedThumbnailer: Sendable {
         file path: String, open: ((String) throws -> FileDescriptor)? = nil, width: Int, enlarge: Bool = false,
         options: EncodeOptions = EncodeOptions()
     ) throws -> CachedThumbnail {
-        guard (1...thumbnailer.maxWidth).contains(width) else {
-            throw ThumbnailError.widthOutOfRange(received: width, maximum: thumbnailer.maxWidth)
-        }
+        try thumbnail(
+            file: path, open: open, request: ThumbnailRequest(width: width, enlarge: enlarge), options: options)
+    }
+
+    /// As `thumbnail(file:open:width:enlarge:options:)`, for any request (a box, a
+    /// placeholder, an animation).
+    public func thumbnail(
+        file path: String, open: ((String) throws -> FileDescriptor)? = nil, request: ThumbnailRequest,
+        options: EncodeOptions = EncodeOptions()
+    ) throws -> CachedThumbnail {
+        try check(request)
         let rendering = CachedRendering(cache: cache, maxBytes: thumbnailer.policy.maxFileBytes)
         let result = try rendering.run(
             path: path, open: open,
-            key: { digest, _ in try key(inputDigest: digest, width: width, enlarge: enlarge, options: options) },
+            key: { digest, _ in try key(inputDigest: digest, request: request, options: options) },
             fromEntry: { thumbnail(in: $0, format: options.format) },
-            render: { try thumbnailer.thumbnail(of: $0, width: width, enlarge: enlarge, options: options, digest: $1) },
+            render: { try thumbnailer.thumbnail(of: $0, request: request, options: options, digest: $1) },
             toEntry: entry(for:))
         return CachedThumbnail(thumbnail: result.output, key: result.key, cached: result.cached)
+    }
+
+    /// Refuses a box out of range before anything is read.
+    private func check(_ request: ThumbnailRequest) throws(ThumbnailError) {
+        for side in [request.box.width, request.box.height].compactMap({ $0 })
+        where !(1...thumbnailer.maxWidth).contains(side) {
+            throw .widthOutOfRange(received: side, maximum: thumbnailer.maxWidth)
+        }
     }
 
     /// A thumbnail of an input known by its content digest before its bytes are read (an
@@ -69,23 +95,30 @@ public struct CachedThumbnailer: Sendable {
         inputDigest digest: String, load: () throws -> ImageData, width: Int, enlarge: Bool = false,
         options: EncodeOptions = EncodeOptions()
     ) throws -> CachedThumbnail {
-        guard (1...thumbnailer.maxWidth).contains(width) else {
-            throw ThumbnailError.widthOutOfRange(received: width, maximum: thumbnailer.maxWidth)
-        }
+        try thumbnail(
+            inputDigest: digest, load: load, request: ThumbnailRequest(width: width, enlarge: enlarge), options: options
+        )
+    }
+
+    /// As `thumbnail(inputDigest:load:width:enlarge:options:)`, for any request.
+    public func thumbnail(
+        inputDigest digest: String, load: () throws -> ImageData, request: ThumbnailRequest,
+        options: EncodeOptions = EncodeOptions()
+    ) throws -> CachedThumbnail {
+        try check(request)
         guard let cache else {
-            let made = try thumbnailer.thumbnail(of: load(), width: width, enlarge: enlarge, options: options)
+            let made = try thumbnailer.thumbnail(of: load(), request: request, options: options)
             return CachedThumbnail(thumbnail: made, key: nil, cached: false)
         }
-        let expected = try key(inputDigest: digest, width: width, enlarge: enlarge, options: options)
+        let expected = try key(inputDigest: digest, request: request, options: options)
         if let entry = cache.cache.entry(for: expected), let made = thumbnail(in: entry, format: options.format) {
             return CachedThumbnail(thumbnail: made, key: expected, cached: true)
         }
         let bytes = try load()
         let actual = bytes.withUnsafeBytes { ContentDigest.of($0) }
         let stored =
-            actual == digest ? expected : try key(inputDigest: actual, width: width, enlarge: enlarge, options: options)
-        let made = try thumbnailer.thumbnail(
-            of: bytes, width: width, enlarge: enlarge, options: options, digest: actual)
+            actual == digest ? expected : try key(inputDigest: actual, request: request, options: options)
+        let made = try thumbnailer.thumbnail(of: bytes, request: request, options: options, digest: actual)
         cache.cache.storeIfPossible(try entry(for: made), for: stored)
         return CachedThumbnail(thumbnail: made, key: stored, cached: false)
     }
@@ -95,9 +128,13 @@ public struct CachedThumbnailer: Sendable {
         guard let image = entry.part(Self.imagePart),
             let metadata = try? JSONDecoder().decode(Metadata.self, from: entry.metadata)
         else { return nil }
-        return Thumbnail(
+        var thumbnail = Thumbnail(
             data: image, width: metadata.width, height: metadata.height, format: format, path: metadata.path,
             warning: metadata.warning)
+        thumbnail.frames = metadata.frames ?? 1
+        thumbnail.sourceFrames = metadata.sourceFrames ?? thumbnail.frames
+        if let mimeType = metadata.mimeType { thumbnail.mimeType = mimeType }
+        return thumbnail
     }
 
     /// The name of a thumbnail entry's image part (`CacheEntry.part`).
@@ -106,8 +143,11 @@ public struct CachedThumbnailer: Sendable {
     /// The cache entry of a thumbnail: the image and its metadata.
     private func entry(for thumbnail: Thumbnail) throws -> CacheEntry {
         let metadata = try JSONEncoder().encode(
-            Metadata(width: thumbnail.width, height: thumbnail.height, path: thumbnail.path, warning: thumbnail.warning)
-        )
+            Metadata(
+                width: thumbnail.width, height: thumbnail.height, path: thumbnail.path, warning: thumbnail.warning,
+                frames: thumbnail.frames == 1 ? nil : thumbnail.frames,
+                sourceFrames: thumbnail.sourceFrames == thumbnail.frames ? nil : thumbnail.sourceFrames,
+                mimeType: thumbnail.mimeType == thumbnail.format.mimeType ? nil : thumbnail.mimeType))
         return CacheEntry(parts: [(Self.imagePart, thumbnail.data)], metadata: metadata)
     }
 }

@@ -10,10 +10,8 @@ import VipsKit
 public struct ThumbBatch: Sendable {
     /// The thumbnailer, with the cache if any.
     public let thumbnailer: CachedThumbnailer
-    /// The width asked for.
-    public let width: Int
-    /// Allow a width above the source's.
-    public let enlarge: Bool
+    /// What each thumbnail is asked for: the box, `enlarge`, a placeholder.
+    public let request: ThumbnailRequest
     /// The encoding.
     public let options: EncodeOptions
     /// Whether each outcome carries the SHA-256 of the file written (for a run's manifest).
@@ -27,10 +25,19 @@ public struct ThumbBatch: Sendable {
         thumbnailer: CachedThumbnailer, width: Int, enlarge: Bool, options: EncodeOptions,
         recordsDigests: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.init(
+            thumbnailer: thumbnailer, request: ThumbnailRequest(width: width, enlarge: enlarge), options: options,
+            recordsDigests: recordsDigests, log: log)
+    }
+
+    /// A batch of the thumbnails `request` asks for (a box, a placeholder).
+    public init(
+        thumbnailer: CachedThumbnailer, request: ThumbnailRequest, options: EncodeOptions,
+        recordsDigests: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.recordsDigests = recordsDigests
         self.thumbnailer = thumbnailer
-        self.width = width
-        self.enlarge = enlarge
+        self.request = request
         self.options = options
         directories = OutputDirectories(log: log)
     }
@@ -40,8 +47,15 @@ public struct ThumbBatch: Sendable {
     public static func plan(_ inputs: [String], into directory: String, format: OutputFormat) -> BatchPlan<
         OutputPlan.Job
     > {
+        plan(inputs, into: directory, fileExtension: format.fileExtension)
+    }
+
+    /// As `plan(_:into:format:)`, the outputs named with `fileExtension` (`json` for ThumbHashes).
+    public static func plan(_ inputs: [String], into directory: String, fileExtension: String) -> BatchPlan<
+        OutputPlan.Job
+    > {
         let walk = InputWalker.walk(inputs)
-        let plan = OutputPlan(items: walk.items, directory: directory, fileExtension: format.fileExtension)
+        let plan = OutputPlan(items: walk.items, directory: directory, fileExtension: fileExtension)
         return BatchPlan(jobs: plan.jobs, problems: walk.problems, skipped: [], clashes: plan.conflicts)
     }
 
@@ -62,7 +76,7 @@ public struct ThumbBatch: Sendable {
         var outcome = ThumbOutcome(input: job.input.path)
         outcome.item = job.input.relativePath
         do {
-            let made = try thumbnailer.thumbnail(file: job.input.path, width: width, enlarge: enlarge, options: options)
+            let made = try thumbnailer.thumbnail(file: job.input.path, request: request, options: options)
             try directories.prepare(FilePath(job.output).removingLastComponent().string)
             try AtomicFile.write(made.thumbnail.data, to: job.output)
             outcome.output = job.output

@@ -21,6 +21,14 @@ public struct ThumbnailRecipe: Sendable, Hashable, Encodable {
     public var policy: DecodePolicy
     /// The pixel paths the thumbnailer may use (the two differ by resampling round-off).
     public var engine: RenderEngine
+    /// The box, when it is more than a width (`ThumbnailBox.canonical`); nil for the
+    /// GD-style width, so that every key made before boxes existed is unchanged.
+    public var box: ThumbnailBox?
+    /// The placeholder asked instead of the image; nil for the image.
+    public var placeholder: ThumbnailRequest.Placeholder?
+    /// The frame cap, for the formats that hold an animation (WebP, GIF): it decides how
+    /// many frames an animated photo's answer has. Nil for the other formats.
+    public var maxFrames: Int?
 
     public init(width: Int, enlarge: Bool, options: EncodeOptions, policy: DecodePolicy, engine: RenderEngine) {
         self.width = width
@@ -28,5 +36,15 @@ public struct ThumbnailRecipe: Sendable, Hashable, Encodable {
         self.options = options
         self.policy = policy
         self.engine = engine
+    }
+
+    /// The recipe of `request`: the width-only request's fields as they always were, the
+    /// rest only where it is used.
+    public init(request: ThumbnailRequest, options: EncodeOptions, policy: DecodePolicy, engine: RenderEngine) {
+        let box = request.box.canonical
+        self.init(width: box.width ?? 0, enlarge: request.enlarge, options: options, policy: policy, engine: engine)
+        self.box = box.isWidthOnly ? nil : box
+        placeholder = request.placeholder
+        maxFrames = options.format.holdsAnimation && request.placeholder == nil ? request.maxFrames : nil
     }
 }

@@ -58,13 +58,14 @@ public struct EncodeOptions: Sendable, Equatable, Hashable, Codable {
     }
 
     /// The default quality: 85 for JPEG, 80 for WebP, 60 for AVIF (similar visual quality),
-    /// 100 for PNG (lossless; only used when `palette` is on) and TIFF (deflate, lossless).
+    /// 100 for PNG (lossless; only used when `palette` is on), TIFF (deflate, lossless) and GIF
+    /// (a palette per frame; quality unused).
     public static func defaultQuality(for format: OutputFormat) -> Int {
         switch format {
         case .jpeg: 85
         case .webp: 80
         case .avif: 60
-        case .png, .tiff: 100
+        case .png, .tiff, .gif: 100
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The formats cardrender writes.
 public enum OutputFormat: String, CaseIterable, Sendable, Codable {
-    case png, jpeg, webp, avif, tiff
+    case png, jpeg, webp, avif, tiff, gif
 
     /// The format called `name`: its own name or its file extension (`jpg`, `tif`), in any
     /// case. The command line and the server both read format names through this.
@@ -26,6 +26,7 @@ public enum OutputFormat: String, CaseIterable, Sendable, Codable {
         case .webp: "webp"
         case .avif: "avif"
         case .tiff: "tif"
+        case .gif: "gif"
         }
     }
 
@@ -37,9 +38,15 @@ public enum OutputFormat: String, CaseIterable, Sendable, Codable {
         case .webp: "image/webp"
         case .avif: "image/avif"
         case .tiff: "image/tiff"
+        case .gif: "image/gif"
         }
     }
 
-    /// Whether the format stores an alpha band (JPEG does not: alpha is flattened).
+    /// Whether the format stores an alpha band (JPEG does not: alpha is flattened; GIF keeps
+    /// one level of transparency).
     public var keepsAlpha: Bool { self != .jpeg }
+
+    /// Whether the format holds an animation (WebP and GIF: every frame, its delay and the
+    /// loop count).
+    public var holdsAnimation: Bool { self == .webp || self == .gif }
 }

@@ -20,9 +20,10 @@ final class MemoryCache: Sendable {
         /// The validator headers plus `Content-Type`, `X-Image-Size`, `Content-Length`: a 200's.
         let contentHeaders: HTTPFields
 
+        /// - Parameter frames: `X-Image-Frames` (`1 of 30`) when an animation was cut short.
         init(
             body: ByteBuffer, etag: String, contentType: String, modified: Int, width: Int, height: Int,
-            maxAge: Int
+            maxAge: Int, frames: String? = nil
         ) {
             self.body = body
             self.etag = etag
@@ -31,6 +32,7 @@ final class MemoryCache: Sendable {
             var headers = validatorHeaders
             headers[.contentType] = contentType
             headers[.imageSize] = "\(width)x\(height)"
+            if let frames { headers[.imageFrames] = frames }
             headers[.contentLength] = String(body.readableBytes)
             contentHeaders = headers
         }

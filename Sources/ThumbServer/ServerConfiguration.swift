@@ -44,6 +44,23 @@ public struct ServerConfiguration: Sendable {
     /// The most connections open at once; past it the server stops accepting until one
     /// closes (new clients wait in the kernel's listen queue).
     public var maxConnections: Int
+    /// `--quality-jpeg`, `--quality-webp`, `--quality-avif`: each format's quality when a
+    /// query does not name one for it (absent: `EncodeOptions.defaultQuality`).
+    public var qualities: [OutputFormat: Int] = [:]
+    /// `--preset NAME=...`: the parameters `preset=NAME` stands for.
+    public var presets: [String: [(name: String, value: String)]] = [:]
+    /// `--presets-only`: queries may name a preset and nothing else.
+    public var presetsOnly = false
+    /// `--max-frames`: the most frames an animated answer keeps.
+    public var maxFrames = 200
+    /// `--client-hints`: read `Sec-CH-Width` and `Sec-CH-DPR`, snapped to `widths`.
+    public var clientHints = false
+    /// `--widths`: the widths hinted sizes snap up to, ascending.
+    public var widths: [Int] = []
+    /// `--fallback-image`: sent, fitted to the box, for a missing, refused or damaged photo.
+    public var fallbackImage: ImageData?
+    /// `--allow-origin`: the origins (or `*`) given CORS and `Timing-Allow-Origin` headers.
+    public var allowedOrigins: [String] = []
 
     public init(
         root: String?,

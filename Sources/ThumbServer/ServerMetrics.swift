@@ -36,6 +36,7 @@ public final class ServerMetrics: Sendable {
     private let sourceFetches: CoreMetrics.Counter
     private let decodedReuses: CoreMetrics.Counter
     private let fileSends: CoreMetrics.Counter
+    private let fallbacks: CoreMetrics.Counter
     private let decodedBytes: CoreMetrics.Gauge
     /// `DecodedPhotos.hits` when `/metrics` was last read: the counter grows by the difference.
     private let decodedReusesSeen = Mutex(0)
@@ -64,6 +65,7 @@ public final class ServerMetrics: Sendable {
         memoryBytes = CoreMetrics.Gauge(label: "cardrender_memory_cache_bytes", factory: factory)
         decodedReuses = CoreMetrics.Counter(label: "cardrender_decoded_photo_reuses_total", factory: factory)
         fileSends = CoreMetrics.Counter(label: "cardrender_cache_file_sends_total", factory: factory)
+        fallbacks = CoreMetrics.Counter(label: "cardrender_fallback_images_total", factory: factory)
         decodedBytes = CoreMetrics.Gauge(label: "cardrender_decoded_photos_bytes", factory: factory)
     }
 
@@ -99,6 +101,12 @@ public final class ServerMetrics: Sendable {
     /// Counts one disk hit sent from the entry's file.
     func sentFromFile() {
         fileSends.increment()
+    }
+
+    /// Counts one `--fallback-image` sent for a photo that failed (the failure itself is
+    /// counted by its status, as every request is).
+    func fallbackSent() {
+        fallbacks.increment()
     }
 
     /// Counts one photo downloaded from an `s3://` root.

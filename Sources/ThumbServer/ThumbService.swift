@@ -10,6 +10,10 @@ import RenderCache
 import SystemPackage
 import VipsKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Serves `/thumb/<path>?width=N…`: checks the signature, the parameters and the path, then
 /// answers from memory, from the disk cache, or by rendering once on the worker pool while
 /// identical requests wait for that one render. Never throws: every failure becomes a
@@ -99,14 +103,17 @@ public final class ThumbService: Sendable {
 
     /// What a `/thumb` request asks for, once its signature, parameters and format are checked.
     struct Asked: Sendable {
-        let width: Int
+        let request: ThumbnailRequest
         let options: EncodeOptions
-        /// `format=auto`: the answer depends on `Accept` (`Vary: Accept`).
-        let varies: Bool
+        /// The request headers the answer depends on (`Vary`): `Accept` for `format=auto`,
+        /// the Client Hints read.
+        let vary: [String]
+        /// `exp=`: the second the URL stops being valid.
+        let expires: Int?
 
         /// What identifies the answer for `photo` without reading it.
         func identity(of photo: Photo) -> String {
-            "\(photo.identity)\n\(width)\n\(options.format.rawValue)\n\(options.quality)"
+            "\(photo.identity)\n\(request)\n\(options.format.rawValue)\n\(options.quality)"
         }
     }
 
@@ -129,6 +136,14 @@ public final class ThumbService: Sendable {
 
     /// The response to a `/thumb/…` request: the thumbnail, a 304, or the refusal's status and text.
     func respond(to request: Request) async -> Response {
+        if request.method == .options, !configuration.allowedOrigins.isEmpty {
+            var headers = HTTPFields()
+            headers[.accessControlAllowMethods] = "GET, HEAD"
+            headers[.accessControlMaxAge] = "86400"
+            headers[.cacheControl] = "no-store"
+            decorate(&headers, asked: nil, requestHeaders: request.headers)
+            return Response(status: .noContent, headers: headers)
+        }
         let answer: Answer
         do {
             answer = try await thumbnail(
@@ -140,11 +155,83 @@ public final class ThumbService: Sendable {
             } else if case .unprocessable = refusal, let error = error as? ImageInputError {
                 logger.notice("image refused", metadata: ["error": "\(error)"])
             }
-            return Self.response(for: refusal)
+            if let fallback = await fallback(for: refusal, request: request) { return fallback }
+            var response = Self.response(for: refusal)
+            decorate(&response.headers, asked: nil, requestHeaders: request.headers)
+            return response
         }
         return Response(
             status: answer.status, headers: answer.headers,
             body: answer.body.map { ResponseBody(byteBuffer: $0) } ?? .init())
+    }
+
+    /// `--fallback-image`: for a photo missing (404), refused (415) or damaged (422), that
+    /// image fitted to the box asked, with the true status and `Cache-Control: no-store`
+    /// (the log line and the metrics still count the failure). Nil without a fallback image,
+    /// for other refusals, or when the request itself is at fault (its parameters, its
+    /// signature), or when the fallback cannot be made now (no worker free).
+    private func fallback(for refusal: ThumbRequestError, request: Request) async -> Response? {
+        guard let image = configuration.fallbackImage, [404, 415, 422].contains(refusal.status.code),
+            request.method == .get || request.method == .head,
+            let asked = try? asked(
+                method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers)
+        else { return nil }
+        let identity = "fallback\n\(asked.request)\n\(asked.options.format.rawValue)\n\(asked.options.quality)"
+        var entry = memory.entry(for: identity)
+        if entry == nil {
+            guard
+                let made = try? await pool.run({ [thumbnailer] in
+                    try thumbnailer.thumbnailer.thumbnail(of: image, request: asked.request, options: asked.options)
+                })
+            else { return nil }
+            let fitted = MemoryCache.Entry(
+                body: ByteBuffer(bytes: made.data), etag: "\"fallback\"", contentType: made.mimeType, modified: 0,
+                width: made.width, height: made.height, maxAge: 0, frames: Self.framesHeader(made))
+            memory.insert(fitted, for: identity)
+            entry = fitted
+        }
+        guard let entry else { return nil }
+        metrics.fallbackSent()
+        var headers = HTTPFields()
+        headers[.contentType] = entry.contentHeaders[.contentType]
+        headers[.imageSize] = entry.contentHeaders[.imageSize]
+        headers[.contentLength] = entry.contentHeaders[.contentLength]
+        headers[.cacheControl] = "no-store"
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.imageError] = refusal.message
+        decorate(&headers, asked: asked, requestHeaders: request.headers)
+        return Response(
+            status: refusal.status, headers: headers,
+            body: request.method == .head ? .init() : ResponseBody(byteBuffer: entry.body))
+    }
+
+    /// `X-Image-Frames` for a thumbnail of fewer frames than its photo: `1 of 30`.
+    static func framesHeader(_ thumbnail: Thumbnail) -> String? {
+        thumbnail.sourceFrames > thumbnail.frames ? "\(thumbnail.frames) of \(thumbnail.sourceFrames)" : nil
+    }
+
+    /// The headers every answer to a request carries besides its own: `Vary` (what it was
+    /// chosen by), `Accept-CH` (the Client Hints read), CORS and `Timing-Allow-Origin`
+    /// (`--allow-origin`), and a `max-age` no later than the URL's expiry.
+    func decorate(_ fields: inout HTTPFields, asked: Asked?, requestHeaders: HTTPFields) {
+        var vary = asked?.vary ?? []
+        if configuration.clientHints { fields[.acceptCH] = "Sec-CH-DPR, Sec-CH-Width" }
+        let origins = configuration.allowedOrigins
+        if origins.contains("*") {
+            fields[.accessControlAllowOrigin] = "*"
+            fields[.timingAllowOrigin] = "*"
+        } else if !origins.isEmpty {
+            vary.append("Origin")
+            if let origin = requestHeaders[.origin], origins.contains(origin) {
+                fields[.accessControlAllowOrigin] = origin
+                fields[.timingAllowOrigin] = origin
+            }
+        }
+        if !vary.isEmpty { fields[.vary] = vary.joined(separator: ", ") }
+        if let expires = asked?.expires, fields[.cacheControl]?.hasPrefix("public") == true {
+            let left = max(0, expires - Int(time(nil)))
+            fields[.cacheControl] = "public, max-age=\(min(configuration.maxAge, left))"
+        }
     }
 
     /// The answer to a `/thumb` request that needs no waiting, decided on the event loop that
@@ -158,13 +245,13 @@ public final class ThumbService: Sendable {
         else { return nil }
         let photo = Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file))
         return answerAtOnce(photo: photo, asked: asked, method: method, headers: headers)
-            ?? fileAnswer(photo: photo, asked: asked, method: method)
+            ?? fileAnswer(photo: photo, asked: asked, method: method, headers: headers)
     }
 
     /// A disk hit sent from the entry's file (sendfile), when the key is known and the file
     /// is one this server read and found sound before (`VerifiedEntryFiles`): no read, no
     /// copy in user space. Its headers are those of the same thumbnail from memory.
-    private func fileAnswer(photo: Photo, asked: Asked, method: HTTPRequest.Method) -> Answer? {
+    private func fileAnswer(photo: Photo, asked: Asked, method: HTTPRequest.Method, headers: HTTPFields) -> Answer? {
         guard let key = knownKey(of: photo, asked),
             let opened = verifiedFiles.open(key, path: cache.store.path(of: key))
         else { return nil }
@@ -173,10 +260,11 @@ public final class ThumbService: Sendable {
         metrics.thumbnail(from: .disk)
         var fields = MemoryCache.Entry.validators(
             etag: "\"\(key.hex)\"", modified: photo.modified, maxAge: configuration.maxAge)
-        fields[.contentType] = asked.options.format.mimeType
+        fields[.contentType] = opened.contentType
         fields[.imageSize] = "\(opened.width)x\(opened.height)"
+        if let frames = opened.frames { fields[.imageFrames] = frames }
         fields[.contentLength] = String(opened.length)
-        if asked.varies { fields[.vary] = "Accept" }
+        decorate(&fields, asked: asked, requestHeaders: headers)
         fields[.xCache] = ServerMetrics.Source.disk.rawValue
         guard method != .head else {
             try? opened.descriptor.close()
@@ -197,11 +285,11 @@ public final class ThumbService: Sendable {
         let identity = asked.identity(of: photo)
         let (made, joined) = try await flights.run(identity) { [self] in
             if let entry = await diskEntry(of: photo, asked) { return Produced(entry: entry, source: .disk) }
-            return try await produce(photo: photo, width: asked.width, options: asked.options, identity: identity)
+            return try await produce(photo: photo, asked: asked, identity: identity)
         }
         let produced = joined ? Produced(entry: made.entry, source: .joined) : made
         metrics.thumbnail(from: produced.source)
-        return answer(produced.entry, source: produced.source, method: method, headers: headers, varies: asked.varies)
+        return answer(produced.entry, source: produced.source, method: method, headers: headers, asked: asked)
     }
 
     /// Checks the method, the signature and the parameters, and chooses the format.
@@ -209,15 +297,66 @@ public final class ThumbService: Sendable {
         guard method == .get || method == .head else { throw ThumbRequestError.methodNotAllowed }
         var query = Substring(query ?? "")
         if let signer { query = try signer.verify(path: path[...], query: query) }
-        let parameters = try ThumbParameters.parse(query: query, maxWidth: configuration.maxWidth)
-        let format =
-            switch parameters.format {
-            case .fixed(let format): format
-            case .auto: FormatNegotiation.choose(accept: headers[.accept])
+        let parameters = try ThumbParameters.parse(query: query, rules: rules)
+        if let expires = parameters.expires, expires < Int(time(nil)) {
+            throw ThumbRequestError.forbidden(reason: "the URL expired at \(HTTPDate.format(expires))")
+        }
+        var vary: [String] = parameters.format == .auto ? ["Accept"] : []
+        var box = parameters.box
+        if configuration.clientHints { box = try hinted(box, parameters: parameters, headers: headers, vary: &vary) }
+        let options: EncodeOptions
+        if parameters.placeholder != nil {
+            vary.removeAll { $0 == "Accept" }
+            options = EncodeOptions(format: .jpeg)
+        } else {
+            let format =
+                switch parameters.format {
+                case .fixed(let format): format
+                case .auto: FormatNegotiation.choose(accept: headers[.accept])
+                }
+            options = EncodeOptions(
+                format: format, quality: parameters.quality(for: format, defaults: configuration.qualities))
+        }
+        let request = ThumbnailRequest(
+            box: box.canonical, placeholder: parameters.placeholder, maxFrames: configuration.maxFrames)
+        return Asked(request: request, options: options, vary: vary, expires: parameters.expires)
+    }
+
+    /// The rules queries are read under (`--preset`, `--presets-only`, `--client-hints`).
+    private var rules: ThumbParameters.Rules {
+        ThumbParameters.Rules(
+            maxWidth: configuration.maxWidth, presets: configuration.presets, presetsOnly: configuration.presetsOnly,
+            sizeOptional: configuration.clientHints)
+    }
+
+    /// `--client-hints`: a box without a width takes `Sec-CH-Width` (device pixels), and a
+    /// query without `dpr` takes `Sec-CH-DPR`; a width either gives is snapped up to the next
+    /// of `--widths` (the largest past the last), so unsigned headers add a bounded number of
+    /// variants. Each header that could decide the answer is added to `vary`.
+    private func hinted(
+        _ box: ThumbnailBox, parameters: ThumbParameters, headers: HTTPFields, vary: inout [String]
+    ) throws(ThumbRequestError) -> ThumbnailBox {
+        var box = box
+        let widths = configuration.widths
+        func snapped(_ width: Int) -> Int { widths.first { $0 >= width } ?? widths.last ?? width }
+        if box.width == nil && box.height == nil {
+            vary.append("Sec-CH-Width")
+            guard let text = headers[.secCHWidth], let width = Int(Substring(text).trimmingSpaces), width >= 1 else {
+                throw .badParameter(
+                    name: "width", expected: "a width, or a Sec-CH-Width header (Client Hints are on)",
+                    received: headers[.secCHWidth])
             }
-        return Asked(
-            width: parameters.width, options: EncodeOptions(format: format, quality: parameters.quality),
-            varies: parameters.format == .auto)
+            box.width = snapped(width)
+            box.dpr = 1
+        } else if !parameters.namesDensity, let width = box.width {
+            vary.append("Sec-CH-DPR")
+            if let text = headers[.secCHDPR], let dpr = Double(Substring(text).trimmingSpaces), dpr.isFinite, dpr > 1 {
+                let pixels = snapped(Int((Double(width) * min(4, dpr)).rounded()))
+                box.height = box.height.map { max(1, Int((Double($0 * pixels) / Double(width)).rounded())) }
+                box.width = pixels
+            }
+        }
+        return box
     }
 
     /// A memory hit, or a 304 decided from the cache key when the photo's digest is known
@@ -226,14 +365,14 @@ public final class ThumbService: Sendable {
     private func answerAtOnce(photo: Photo, asked: Asked, method: HTTPRequest.Method, headers: HTTPFields) -> Answer? {
         if let entry = memory.entry(for: asked.identity(of: photo)) {
             metrics.thumbnail(from: .memory)
-            return answer(entry, source: .memory, method: method, headers: headers, varies: asked.varies)
+            return answer(entry, source: .memory, method: method, headers: headers, asked: asked)
         }
         guard headers[.ifNoneMatch] != nil || headers[.ifModifiedSince] != nil, let etag = knownTag(of: photo, asked)
         else { return nil }
         guard Self.isNotModified(headers, etag: etag, modified: photo.modified) else { return nil }
         metrics.thumbnail(from: .tag)
         var fields = MemoryCache.Entry.validators(etag: etag, modified: photo.modified, maxAge: configuration.maxAge)
-        if asked.varies { fields[.vary] = "Accept" }
+        decorate(&fields, asked: asked, requestHeaders: headers)
         fields[.xCache] = ServerMetrics.Source.tag.rawValue
         return Answer(status: .notModified, headers: fields, body: nil)
     }
@@ -251,7 +390,7 @@ public final class ThumbService: Sendable {
         case .object(let object, _): digest = object.info.sha256 ?? digests.digest(for: photo.identity)
         }
         guard let digest else { return nil }
-        return try? thumbnailer.key(inputDigest: digest, width: asked.width, enlarge: false, options: asked.options)
+        return try? thumbnailer.key(inputDigest: digest, request: asked.request, options: asked.options)
     }
 
     /// The thumbnail from this node's disk cache, read on NIO's blocking-I/O threads, when
@@ -267,12 +406,12 @@ public final class ThumbService: Sendable {
             if let thumbnail {
                 verifiedFiles.record(
                     key, path: cache.store.path(of: key), part: CachedThumbnailer.imagePart, width: thumbnail.width,
-                    height: thumbnail.height)
+                    height: thumbnail.height, contentType: thumbnail.mimeType, frames: Self.framesHeader(thumbnail))
             }
             return thumbnail
         }
         guard let thumbnail = read else { return nil }
-        return remember(thumbnail, key: key, photo: photo, options: asked.options, identity: asked.identity(of: photo))
+        return remember(thumbnail, key: key, photo: photo, identity: asked.identity(of: photo))
     }
 
     /// The photo a URL path names under the root.
@@ -291,16 +430,15 @@ public final class ThumbService: Sendable {
     }
 
     /// Looks the thumbnail up in the disk cache or renders it, on a worker; keeps it in memory.
-    private func produce(photo: Photo, width: Int, options: EncodeOptions, identity: String)
-        async throws -> Produced
-    {
+    private func produce(photo: Photo, asked: Asked, identity: String) async throws -> Produced {
+        let (request, options) = (asked.request, asked.options)
         let maxBytes = configuration.policy.maxFileBytes
         let made = try await pool.run { [thumbnailer, metrics, digests] in
             switch photo.origin {
             case .file(let file):
                 // The descriptor the root opened beneath itself: the name is never reopened.
                 return try thumbnailer.thumbnail(
-                    file: file.path, open: { _ in try file.opened.descriptor.duplicate() }, width: width,
+                    file: file.path, open: { _ in try file.opened.descriptor.duplicate() }, request: request,
                     options: options)
             case .object(let object, let bucket):
                 // Downloaded once at most: to render (a miss), or to learn the digest of an
@@ -320,23 +458,21 @@ public final class ThumbService: Sendable {
                     digest = try load().withUnsafeBytes { ContentDigest.of($0) }
                     digests.remember(digest, for: photo.identity)
                 }
-                return try thumbnailer.thumbnail(inputDigest: digest, load: load, width: width, options: options)
+                return try thumbnailer.thumbnail(inputDigest: digest, load: load, request: request, options: options)
             }
         }
         if let warning = made.thumbnail.warning { logger.warning("\(warning)") }
-        let entry = remember(made.thumbnail, key: made.key, photo: photo, options: options, identity: identity)
+        let entry = remember(made.thumbnail, key: made.key, photo: photo, identity: identity)
         return Produced(entry: entry, source: made.cached ? .disk : .rendered)
     }
 
     /// The memory entry of a thumbnail, its headers made once; kept in the memory cache.
-    private func remember(
-        _ thumbnail: Thumbnail, key: CacheKey?, photo: Photo, options: EncodeOptions, identity: String
-    ) -> MemoryCache.Entry {
+    private func remember(_ thumbnail: Thumbnail, key: CacheKey?, photo: Photo, identity: String) -> MemoryCache.Entry {
         let entry = MemoryCache.Entry(
             body: ByteBuffer(bytes: thumbnail.data),
             etag: "\"\(key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
-            contentType: options.format.mimeType, modified: photo.modified, width: thumbnail.width,
-            height: thumbnail.height, maxAge: configuration.maxAge)
+            contentType: thumbnail.mimeType, modified: photo.modified, width: thumbnail.width,
+            height: thumbnail.height, maxAge: configuration.maxAge, frames: Self.framesHeader(thumbnail))
         memory.insert(entry, for: identity)
         return entry
     }
@@ -345,11 +481,11 @@ public final class ThumbService: Sendable {
     /// the entry's headers were made when it was stored.
     private func answer(
         _ entry: MemoryCache.Entry, source: ServerMetrics.Source, method: HTTPRequest.Method, headers: HTTPFields,
-        varies: Bool
+        asked: Asked
     ) -> Answer {
         let notModified = Self.isNotModified(headers, etag: entry.etag, modified: entry.modified)
         var fields = notModified ? entry.validatorHeaders : entry.contentHeaders
-        if varies { fields[.vary] = "Accept" }
+        decorate(&fields, asked: asked, requestHeaders: headers)
         fields[.xCache] = source.rawValue
         if notModified { return Answer(status: .notModified, headers: fields, body: nil) }
         return Answer(status: .ok, headers: fields, body: method == .head ? nil : entry.body)
@@ -394,4 +530,14 @@ extension HTTPField.Name {
     static let xCache = HTTPField.Name("X-Cache")!
     /// The thumbnail's size, `WIDTHxHEIGHT`.
     static let imageSize = HTTPField.Name("X-Image-Size")!
+    /// An animation's frames sent and held, when fewer were sent: `1 of 30`.
+    static let imageFrames = HTTPField.Name("X-Image-Frames")!
+    /// Why a fallback image was sent instead of the photo's thumbnail.
+    static let imageError = HTTPField.Name("X-Image-Error")!
+    /// The Client Hints a server reads (`--client-hints`).
+    static let acceptCH = HTTPField.Name("Accept-CH")!
+    static let secCHWidth = HTTPField.Name("Sec-CH-Width")!
+    static let secCHDPR = HTTPField.Name("Sec-CH-DPR")!
+    /// Who may read the answers' timings (Resource Timing), as CORS says who may read them.
+    static let timingAllowOrigin = HTTPField.Name("Timing-Allow-Origin")!
 }

@@ -33,6 +33,10 @@ final class VerifiedEntryFiles: Sendable {
         let length: Int
         let width: Int
         let height: Int
+        /// `Content-Type` (a placeholder's may differ from the format's).
+        let contentType: String
+        /// `X-Image-Frames`, for an animation cut short.
+        let frames: String?
         /// When its modification time (the cache's LRU order) was last set.
         var touched: ContinuousClock.Instant
     }
@@ -44,6 +48,8 @@ final class VerifiedEntryFiles: Sendable {
         let length: Int
         let width: Int
         let height: Int
+        let contentType: String
+        let frames: String?
         /// Whether the caller should set the file's modification time now (at most once a
         /// minute per file: the LRU order needs no finer grain, and each is a syscall).
         let touch: Bool
@@ -59,9 +65,12 @@ final class VerifiedEntryFiles: Sendable {
     }
 
     /// Remembers the file now at `path` as the sound copy of `key`, just read and checked,
-    /// with the part `part` (the image) of a thumbnail of `width` x `height`. Blocking (it
-    /// opens the file and reads its header): call it where blocking is allowed.
-    func record(_ key: CacheKey, path: String, part: String, width: Int, height: Int) {
+    /// with the part `part` (the image) of a thumbnail of `width` x `height` sent as
+    /// `contentType` (with `frames` as `X-Image-Frames`, if any). Blocking (it opens the
+    /// file and reads its header): call it where blocking is allowed.
+    func record(
+        _ key: CacheKey, path: String, part: String, width: Int, height: Int, contentType: String, frames: String?
+    ) {
         guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: .closeOnExec) else { return }
         defer { try? descriptor.close() }
         guard let identity = Self.identity(of: descriptor),
@@ -69,7 +78,7 @@ final class VerifiedEntryFiles: Sendable {
         else { return }
         let entry = Known(
             identity: identity, offset: image.offset, length: image.size, width: width, height: height,
-            touched: .now)
+            contentType: contentType, frames: frames, touched: .now)
         known.withLock { known in
             if known.count >= capacity { known.removeAll() }
             known[key] = entry
@@ -98,7 +107,7 @@ final class VerifiedEntryFiles: Sendable {
         }
         return Opened(
             descriptor: descriptor, offset: expected.offset, length: expected.length, width: expected.width,
-            height: expected.height, touch: touch)
+            height: expected.height, contentType: expected.contentType, frames: expected.frames, touch: touch)
     }
 
     private static func identity(of descriptor: FileDescriptor) -> Identity? {

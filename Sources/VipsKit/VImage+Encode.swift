@@ -38,7 +38,7 @@ extension VImage {
     /// - Throws: `VipsError` (`jpegsave_buffer`, ...) naming this image's origin; decode
     ///   errors of a lazy pipeline surface here.
     /// libvips: `vips_jpegsave_buffer`, `vips_pngsave_buffer`, `vips_webpsave_buffer`,
-    /// `vips_heifsave_buffer` (AV1), `vips_tiffsave_buffer` (deflate).
+    /// `vips_heifsave_buffer` (AV1), `vips_tiffsave_buffer` (deflate), `vips_gifsave_buffer` (cgif).
     public func encoded(_ options: EncodeOptions) throws(VipsError) -> Data {
         var image = options.format.keepsAlpha ? self : try flattened(onto: options.background)
         if !options.keepMetadata { image = try image.withoutMetadata() }
@@ -90,6 +90,11 @@ extension VImage {
             operation = "tiffsave_buffer"
             try image.withPointer { (input) throws(VipsError) in
                 try vipsCall(operation, file: origin) { CVipsShim_tiffsave_buffer(input, &memory, &length, strip) }
+            }
+        case .gif:
+            operation = "gifsave_buffer"
+            try image.withPointer { (input) throws(VipsError) in
+                try vipsCall(operation, file: origin) { CVipsShim_gifsave_buffer(input, &memory, &length, 7, strip) }
             }
         }
         guard let memory else { throw takeVipsError(operation, file: origin) }

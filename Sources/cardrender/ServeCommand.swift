@@ -25,8 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve thumbnails (--root) and the postcard service (--data, --database) over HTTP.",
         discussion: """
-            --root: GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|auto][&quality=Q] \
-            returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept). \
+            --root: GET /thumb/<path under root>?width=N[&format=png|jpeg|webp|avif|tiff|gif|auto][&quality=Q] \
+            returns a thumbnail (PNG by default; auto picks AVIF, WebP or JPEG from Accept); \
+            height, fit, gravity, focus, background, dpr, placeholder and preset ask for a box \
+            (docs/thumbnails.md). \
             With --cache s3://BUCKET, every instance (and every batch) shares the thumbnails \
             it renders; a store that fails is skipped for 30 s, and thumbnails are still served. \
             --data DIR (and --database postgres://... for several nodes): the postcard service \
@@ -103,6 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var decode: DecodeOptions
 
+    @OptionGroup(title: "Thumbnails for web pages") var web: WebThumbnailOptions
+
     func validate() throws {
         guard root != nil || postcards.isOn else {
             throw ValidationError("Give --root (thumbnails), --data (the postcard service), or both.")
@@ -159,6 +163,12 @@ struct ServeCommand: AsyncParsableCommand {
             engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections,
             bucketClient: root?.hasPrefix("s3://") == true ? CacheOptions.client() : nil)
         configuration.decodedPhotoBytes = decodedPhotos.bytes
+        do {
+            try web.apply(to: &configuration)
+        } catch let error as ValidationError {
+            Console.error("cardrender: \(error.message)")
+            throw ExitCode(64)
+        }
         // Each worker is a core already; more libvips threads per image only compete. With
         // the postcard service on, a preview is one person waiting on one image: libvips gets
         // every core (a 12 MP photo turned by a few degrees, the general executor: 175 ms a

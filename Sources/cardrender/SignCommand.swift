@@ -1,6 +1,10 @@
 import ArgumentParser
 import ThumbServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `cardrender sign`: prints a URL signed for a server started with `--signing-key-file`.
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +12,9 @@ struct SignCommand: ParsableCommand {
         abstract: "Sign a thumbnail URL for `cardrender serve --signing-key-file`.",
         discussion: """
             Appends sig = base64url(HMAC-SHA256(key, path?query)) as the last parameter. \
-            The URL may be absolute (http://host:port/thumb/…) or a path (/thumb/…).
+            The URL may be absolute (http://host:port/thumb/…) or a path (/thumb/…). \
+            With --expires, exp=UNIX-TIME is added before the signature (so it is signed \
+            too): the server answers 403 once that second has passed.
             """
     )
 
@@ -17,6 +23,19 @@ struct SignCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The key file the server uses.", valueName: "file"))
     var signingKeyFile: String
+
+    @Option(help: ArgumentHelp("Seconds from now until the URL is refused (adds exp=).", valueName: "seconds"))
+    var expires: Int?
+
+    func validate() throws {
+        if let expires, !(1...(10 * 365 * 86_400)).contains(expires) {
+            throw ValidationError(
+                "--expires must be from 1 to \(10 * 365 * 86_400) seconds (ten years); received \(expires).")
+        }
+        if expires != nil, url.contains("exp=") {
+            throw ValidationError("--expires: the URL has an exp parameter already.")
+        }
+    }
 
     func run() throws {
         let key: SigningKey
@@ -36,6 +55,9 @@ struct SignCommand: ParsableCommand {
         guard target.hasPrefix("/") else {
             Console.error("cardrender: \(url): expected a path starting with / or an http(s) URL.")
             throw ExitCode(64)
+        }
+        if let expires {
+            target += (target.contains("?") ? "&" : "?") + "exp=\(Int(time(nil)) + expires)"
         }
         Console.out(String(origin) + URLSigner(key: key).sign(String(target)))
     }

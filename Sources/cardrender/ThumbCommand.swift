@@ -6,6 +6,7 @@ import ImageCore
 import RenderCache
 import Synchronization
 import SystemPackage
+import ThumbServer
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -21,11 +22,13 @@ import VipsKit
 struct ThumbCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
-        abstract: "Make thumbnails at a width in pixels; the height follows the aspect ratio.",
+        abstract: "Make thumbnails: a width in pixels (the height by the aspect ratio), or a box.",
         discussion: """
             Inputs are files or directories (walked recursively; the output tree mirrors \
             the input). Formats are recognised by content: JPEG, PNG, WebP, HEIC/AVIF, TIFF, \
-            GIF (first frame). Exit status: 0 all written (with --run: every input written, \
+            GIF. A box (--width and --height) takes --fit cover|contain|inside|fill, --gravity \
+            or --focus, --background and --dpr, as the server's URLs do (docs/thumbnails.md); \
+            an animated GIF or WebP stays animated as WebP or GIF. Exit status: 0 all written (with --run: every input written, \
             cached or rejected), 1 some failed (one line each on stderr; the others are still \
             written), 64 usage error, 75 the machine or the shared cache failed (run the shard \
             again), 130 interrupted.
@@ -35,8 +38,36 @@ struct ThumbCommand: ParsableCommand {
     @Argument(help: "Image files or directories.")
     var inputs: [String]
 
-    @Option(help: "Width of the thumbnail in pixels.")
-    var width: Int
+    @Option(help: "Width of the thumbnail (of the box) in pixels.")
+    var width: Int?
+
+    @Option(help: "Height of the box in pixels (without --width: the width by the aspect ratio).")
+    var height: Int?
+
+    @Option(help: "How the photo fits a box of --width and --height: inside (default), cover, contain or fill.")
+    var fit: String?
+
+    @Option(
+        help:
+            "Which part a cover crop keeps: centre, north, south, east, west, north-east, north-west, south-east, south-west or attention."
+    )
+    var gravity: String?
+
+    @Option(help: ArgumentHelp("Centre a cover crop on this point, in fractions of the photo.", valueName: "x,y"))
+    var focus: String?
+
+    @Option(
+        help: ArgumentHelp("Padding colour of contain (default: transparent, or white for JPEG).", valueName: "RRGGBB"))
+    var background: String?
+
+    @Option(help: "Device pixels per CSS pixel, 1-4: multiplies the box (never past the photo without --enlarge).")
+    var dpr: String?
+
+    @Option(help: "Write a placeholder instead: thumbhash (JSON) or blur (a blurred JPEG of at most 32 px).")
+    var placeholder: String?
+
+    @Option(help: "The most frames an animated thumbnail keeps.")
+    var maxFrames = 200
 
     @Option(help: "Output format.")
     var format: OutputFormat = .png
@@ -86,9 +117,12 @@ struct ThumbCommand: ParsableCommand {
         if (running.shard != nil || running.run != nil) && out == nil {
             throw ValidationError("--shard and --run are for batches; use them with --out DIR, not -o.")
         }
-        guard (1...maxWidth).contains(width) else {
+        if let width, !(1...maxWidth).contains(width) {
             throw ValidationError("--width must be from 1 to \(maxWidth); received \(width).")
         }
+        guard width != nil || height != nil else { throw ValidationError("Give --width, --height or both.") }
+        guard maxFrames >= 1 else { throw ValidationError("--max-frames must be at least 1; received \(maxFrames).") }
+        _ = try parameters()
         if let quality, !(1...100).contains(quality) {
             throw ValidationError("--quality must be from 1 to 100; received \(quality).")
         }
@@ -114,10 +148,38 @@ struct ThumbCommand: ParsableCommand {
         }
     }
 
+    /// The box options read by the server's own parser (`ThumbParameters`): one parameter
+    /// set, one set of checks and messages.
+    private func parameters() throws -> ThumbParameters {
+        var pairs: [(name: String, value: String)] = []
+        let named: [(String, String?)] = [
+            ("width", width.map(String.init)), ("height", height.map(String.init)), ("fit", fit),
+            ("gravity", gravity), ("focus", focus), ("background", background), ("dpr", dpr),
+            ("placeholder", placeholder),
+        ]
+        for case (let name, let value?) in named { pairs.append((name, value)) }
+        do {
+            return try ThumbParameters.parse(pairs, rules: ThumbParameters.Rules(maxWidth: maxWidth))
+        } catch {
+            throw ValidationError("--\(error.message)")
+        }
+    }
+
     func run() throws {
         let thumbnailer = CachedThumbnailer(
             thumbnailer: Thumbnailer(maxWidth: maxWidth, policy: decode.policy, engine: engine), cache: caching.open())
-        let options = EncodeOptions(format: format, quality: quality)
+        let parameters = try parameters()
+        let request = ThumbnailRequest(
+            box: parameters.box.canonical, enlarge: enlarge, placeholder: parameters.placeholder, maxFrames: maxFrames)
+        let options =
+            parameters.placeholder == nil
+            ? EncodeOptions(format: format, quality: quality) : EncodeOptions(format: .jpeg)
+        let fileExtension =
+            switch parameters.placeholder {
+            case .thumbhash?: "json"
+            case .blur?: "jpg"
+            case nil: format.fileExtension
+            }
         defer {
             if let cache = thumbnailer.cache {
                 cache.collectGarbage()
@@ -125,14 +187,14 @@ struct ThumbCommand: ParsableCommand {
             }
         }
         if let output {
-            try single(thumbnailer, options: options, output: output)
+            try single(thumbnailer, request: request, options: options, output: output)
             return
         }
         let out = self.out!
         let batch = ThumbBatch(
-            thumbnailer: thumbnailer, width: width, enlarge: enlarge, options: options,
+            thumbnailer: thumbnailer, request: request, options: options,
             recordsDigests: running.run != nil, log: { Console.error($0) })
-        var plan = ThumbBatch.plan(inputs, into: out, format: format)
+        var plan = ThumbBatch.plan(inputs, into: out, fileExtension: fileExtension)
         try RunOptions.refuseClashes(plan.clashes)
         if let shard = running.shard { plan = plan.sharded(shard) { $0.input.relativePath } }
         for problem in plan.problems { Console.error("cardrender: \(problem)") }
@@ -166,25 +228,30 @@ struct ThumbCommand: ParsableCommand {
     }
 
     /// One input to one file, or to standard output with `-o -`.
-    private func single(_ thumbnailer: CachedThumbnailer, options: EncodeOptions, output: String) throws {
+    private func single(
+        _ thumbnailer: CachedThumbnailer, request: ThumbnailRequest, options: EncodeOptions, output: String
+    ) throws {
         Vips.concurrency = VipsThreads.perImage(jobs: 1, items: 1)
         let walk = InputWalker.walk(inputs)
         for problem in walk.problems { Console.error("cardrender: \(problem)") }
         guard let item = walk.items.first else { throw ExitCode(1) }
         do {
-            let thumbnail = try thumbnailer.thumbnail(
-                file: item.path, width: width, enlarge: enlarge, options: options
-            ).thumbnail
+            let thumbnail = try thumbnailer.thumbnail(file: item.path, request: request, options: options).thumbnail
             if let warning = thumbnail.warning { Console.error("cardrender: warning: \(warning)") }
             if output == "-" {
                 Console.out(thumbnail.data)
             } else {
                 try thumbnail.write(to: output)
-                if !quiet { Console.out("\(output) \(thumbnail.width)x\(thumbnail.height)") }
+                if !quiet { Console.out("\(output) \(thumbnail.width)x\(thumbnail.height)\(Self.frames(thumbnail))") }
             }
         } catch {
             Console.error("cardrender: \(ErrorText.describe(error, file: item.path))")
             throw ExitCode(1)
         }
+    }
+
+    /// ` (1 of 30 frames)` when an animation was cut short, else nothing.
+    static func frames(_ thumbnail: Thumbnail) -> String {
+        thumbnail.sourceFrames > thumbnail.frames ? " (\(thumbnail.frames) of \(thumbnail.sourceFrames) frames)" : ""
     }
 }

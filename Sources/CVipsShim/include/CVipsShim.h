@@ -155,4 +155,27 @@ int CVipsShim_draw_rect(VipsImage *image, const double *ink, int n, int left, in
 int CVipsShim_find_trim(VipsImage *in, int *left, int *top, int *width, int *height, const double *background, int n,
                         double threshold);
 
+/// vips_bandjoin_const1: one more band of `value` (an opaque alpha band: 255).
+int CVipsShim_bandjoin_const1(VipsImage *in, VipsImage **out, double value);
+
+/// vips_gaussblur with standard deviation `sigma`.
+int CVipsShim_gaussblur(VipsImage *in, VipsImage **out, double sigma);
+
+/// vips_gifsave_buffer (cgif): every page of an animation, its delays and loop count.
+int CVipsShim_gifsave_buffer(VipsImage *in, void **buf, size_t *len, int effort, gboolean strip);
+
+/// vips_image_get_n_pages: the pages (frames) the file holds (1 for a still image).
+int CVipsShim_n_pages(VipsImage *image);
+
+/// vips_image_get_page_height: the height of one page of a multi-page image.
+int CVipsShim_page_height(VipsImage *image);
+
+/// Each of the `pages` pages (`page_height` rows each) of `in` cut to the box (`left`, `top`,
+/// `width`, `height`), placed at (`x`, `y`) on a `canvas_width` x `canvas_height` canvas of
+/// `background` (`n` values; no canvas when it is the box's size), joined again as pages
+/// (vips_extract_area, vips_embed, vips_arrayjoin; `page-height` set).
+int CVipsShim_reframe_pages(VipsImage *in, VipsImage **out, int pages, int page_height, int left, int top, int width,
+                            int height, int x, int y, int canvas_width, int canvas_height, const double *background,
+                            int n);
+
 #endif

@@ -1,28 +1,45 @@
 import ImageCore
 import VipsKit
 
-/// A thumbnail resolved once from the photo's header (read once): its size, its executor
-/// and, for the fast one, the DCT scale. The card plan's counterpart (`CardPlan`).
+/// A thumbnail resolved once from the photo's header (read once): its geometry, its
+/// executor and, for the fast one, the DCT scale. The card plan's counterpart (`CardPlan`).
 struct ThumbnailPlan {
-    /// The output size (GD-style: the width asked, the height by the aspect ratio).
-    let size: Size
+    /// What the thumbnail shows and its size (`ThumbnailBox.geometry`); for `attention`,
+    /// the crop centred until the executor finds the point in the pixels it decodes.
+    let geometry: ThumbnailGeometry
     /// Who runs it (`Executor.choose`, as for cards).
     let executor: Executor
     /// The fast executor's DCT scale: the smallest of 1, 2, 4, 8 that leaves a reduction of
-    /// at least 2 (as libvips's `thumbnail` does); 1 for the general executor.
+    /// at least 2 (as libvips's `thumbnail` does) for the whole photo at the crop's scale;
+    /// 1 for the general executor.
     let dctShrink: Int
+    /// Whether the crop's place waits for libvips's attention measure on the decode.
+    let needsAttention: Bool
 
-    init(photo: ImageData, header: ImageHeader, width: Int, enlarge: Bool, options: EncodeOptions, engine: RenderEngine)
+    init(photo: ImageData, header: ImageHeader, request: ThumbnailRequest, options: EncodeOptions, engine: RenderEngine)
     {
-        let output = Thumbnailer.outputSize(
-            sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, width: width, enlarge: enlarge)
-        size = Size(width: output.width, height: output.height)
+        let box = request.box.canonical
+        geometry = box.geometry(
+            sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, enlarge: request.enlarge)
+        needsAttention =
+            box.fit == .cover && box.gravity == .attention
+            && !geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
         executor = Executor.choose(
             photo: photo, header: header, engine: engine, colourOnly: true, keepsMetadata: options.keepMetadata)
         if case .fast(let source) = executor {
-            dctShrink = source.shrink(atLeast: output, headroom: 2)
+            dctShrink = source.shrink(
+                atLeast: geometry.wholeSize(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight),
+                headroom: 2)
         } else {
             dctShrink = 1
         }
+    }
+
+    /// A plan for the general executor that cuts `geometry` as it is (a placeholder's).
+    init(geometry: ThumbnailGeometry) {
+        self.geometry = geometry
+        executor = .general
+        dctShrink = 1
+        needsAttention = false
     }
 }

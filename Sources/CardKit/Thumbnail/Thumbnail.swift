@@ -25,6 +25,13 @@ public struct Thumbnail: Sendable {
     public let path: RenderPath
     /// Set when damaged data was rendered leniently.
     public var warning: String?
+    /// The frames it holds (an animation's; 1 for a still image).
+    public var frames: Int = 1
+    /// The frames its photo holds: more than `frames` when an animation was cut to its
+    /// first frame (a format without animation) or to `--max-frames`.
+    public var sourceFrames: Int = 1
+    /// What it is, for `Content-Type`: the format's type, or JSON for a ThumbHash.
+    public var mimeType: String
 
     public init(
         data: Data, width: Int, height: Int, format: OutputFormat, path: RenderPath, warning: String? = nil
@@ -35,6 +42,7 @@ public struct Thumbnail: Sendable {
         self.format = format
         self.path = path
         self.warning = warning
+        self.mimeType = format.mimeType
     }
 
     /// Writes the bytes to `path` atomically.

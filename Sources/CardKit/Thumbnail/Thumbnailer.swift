@@ -51,9 +51,8 @@ public struct Thumbnailer: Sendable {
     public static func outputSize(
         sourceWidth: Int, sourceHeight: Int, width: Int, enlarge: Bool
     ) -> (width: Int, height: Int) {
-        let target = enlarge ? width : min(width, sourceWidth)
-        let height = (2 * sourceHeight * target + sourceWidth) / (2 * sourceWidth)
-        return (target, max(1, height))
+        ThumbnailBox.insideSize(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: nil, enlarge: enlarge)
     }
 
     /// Makes a thumbnail of encoded image bytes.
@@ -70,46 +69,316 @@ public struct Thumbnailer: Sendable {
         of data: ImageData, width: Int, enlarge: Bool = false, options: EncodeOptions = EncodeOptions(),
         digest: String? = nil
     ) throws -> Thumbnail {
-        guard (1...maxWidth).contains(width) else {
-            throw ThumbnailError.widthOutOfRange(received: width, maximum: maxWidth)
-        }
+        try thumbnail(
+            of: data, request: ThumbnailRequest(width: width, enlarge: enlarge), options: options, digest: digest)
+    }
+
+    /// The long side of a `blur` placeholder, in pixels.
+    public static let blurSide = 32
+    /// The long side of the image a ThumbHash is computed from (the format's bound).
+    public static let thumbHashSide = 100
+
+    /// Makes the thumbnail `request` asks for: a box (`ThumbnailBox`), a placeholder, an
+    /// animation kept animated when `options.format` holds one.
+    ///
+    /// Colour JPEGs take the fast path whatever the box: decoded at the DCT scale the crop
+    /// needs, the crop box resampled straight from that decode (`PixelKernels.resample`
+    /// takes a box with fractional edges), padded in memory. Everything else goes through
+    /// libvips's `thumbnail` to the whole photo's scaled size, then cut and padded.
+    /// - Parameters:
+    ///   - data: the encoded input (its `name` appears in errors).
+    ///   - request: the box, `enlarge`, the placeholder and the frame cap.
+    ///   - options: output format and settings.
+    ///   - digest: the input's content digest, when the caller knows it (`decodedPhotos`).
+    /// - Throws: `ThumbnailError` for a box out of range, `ImageInputError` for refused or
+    ///   damaged input (an animation's frames count towards the pixel limit).
+    public func thumbnail(
+        of data: ImageData, request: ThumbnailRequest, options: EncodeOptions = EncodeOptions(), digest: String? = nil
+    ) throws -> Thumbnail {
+        try check(request)
         let header = try data.photoHeader(policy: policy)
-        let plan = ThumbnailPlan(
-            photo: data, header: header, width: width, enlarge: enlarge, options: options, engine: engine)
-        let size = plan.size
+        let frames = header.format == .gif || header.format == .webp ? try data.frameCount() : 1
+        if let placeholder = request.placeholder {
+            return try self.placeholder(placeholder, of: data, header: header, request: request, digest: digest)
+        }
+        let plan = ThumbnailPlan(photo: data, header: header, request: request, options: options, engine: engine)
+        if frames > 1 && options.format.holdsAnimation {
+            return try animation(data, header: header, plan: plan, frames: frames, request: request, options: options)
+        }
+        var made: Thumbnail
         if case .fast(let source) = plan.executor {
-            let memo = digest.flatMap { digest in decodedPhotos.map { (digest, $0) } }
-            let decode: DecodedPhotos.Decode
-            if let (digest, photos) = memo, let kept = photos.decode(digest: digest, shrink: plan.dctShrink) {
-                decode = kept
+            let (upright, warning) = try decode(source, shrink: plan.dctShrink, digest: digest)
+            let geometry = try fastGeometry(plan, request: request, header: header, decoded: upright)
+            let pixels = fastPixels(upright, geometry: geometry, header: header)
+            let bytes: Data
+            if geometry.isPadded {
+                bytes = try padded(pixels, geometry: geometry, box: request.box, options: options)
             } else {
-                let (image, _, warning) = try source.decodeUpright(shrink: plan.dctShrink, policy: policy)
-                decode = DecodedPhotos.Decode(image: image, warning: warning)
-                if let (digest, photos) = memo { photos.keep(decode, digest: digest, shrink: plan.dctShrink) }
+                bytes =
+                    try FastEncoder.encode(pixels, options)
+                    ?? VImage.fromEightBitPixels(pixels.pixels, width: pixels.width, height: pixels.height, bands: 3)
+                    .encoded(options)
             }
-            let (upright, warning) = (decode.image, decode.warning)
-            let pixels =
-                upright.width == size.width && upright.height == size.height
+            made = Thumbnail(
+                data: bytes, width: geometry.canvas.width, height: geometry.canvas.height, format: options.format,
+                path: .fast, warning: warning)
+        } else {
+            // The thumbnail's pixels are made in memory (decode errors: the input's), then
+            // encoded (encoder errors: ours); see `renderHandlingDamage`.
+            let (image, warning) = try renderHandlingDamage(data, policy: policy) { strict in
+                try generalPixels(data, header: header, plan: plan, request: request, options: options, strict: strict)
+            }
+            made = Thumbnail(
+                data: try image.encoded(options), width: image.width, height: image.height, format: options.format,
+                path: .general, warning: warning)
+        }
+        made.sourceFrames = frames
+        return made
+    }
+
+    /// Refuses a box whose sides are out of range (`maxWidth`; with `enlarge`, the image's
+    /// sides too, since nothing then bounds them by the photo).
+    private func check(_ request: ThumbnailRequest) throws(ThumbnailError) {
+        let box = request.box
+        for side in [box.width, box.height].compactMap({ $0 }) where !(1...maxWidth).contains(side) {
+            throw .widthOutOfRange(received: side, maximum: maxWidth)
+        }
+        guard box.width != nil || box.height != nil else { throw .widthOutOfRange(received: 0, maximum: maxWidth) }
+        if request.enlarge {
+            let sides = box.pixelSides
+            for side in [sides.width, sides.height].compactMap({ $0 }) where side > maxWidth {
+                throw .widthOutOfRange(received: side, maximum: maxWidth)
+            }
+        }
+    }
+
+    /// The photo decoded upright at 1/`shrink`, from `decodedPhotos` when kept there.
+    private func decode(_ source: FastJPEGSource, shrink: Int, digest: String?) throws -> (MemoryImage, String?) {
+        let memo = digest.flatMap { digest in decodedPhotos.map { (digest, $0) } }
+        if let (digest, photos) = memo, let kept = photos.decode(digest: digest, shrink: shrink) {
+            return (kept.image, kept.warning)
+        }
+        let (image, _, warning) = try source.decodeUpright(shrink: shrink, policy: policy)
+        if let (digest, photos) = memo {
+            photos.keep(DecodedPhotos.Decode(image: image, warning: warning), digest: digest, shrink: shrink)
+        }
+        return (image, warning)
+    }
+
+    /// The plan's geometry, with the attention point found in the decode for `attention`.
+    private func fastGeometry(
+        _ plan: ThumbnailPlan, request: ThumbnailRequest, header: ImageHeader, decoded: MemoryImage
+    )
+        throws -> ThumbnailGeometry
+    {
+        guard plan.needsAttention else { return plan.geometry }
+        let image = try VImage.fromEightBitPixels(
+            decoded.pixels, width: decoded.width, height: decoded.height, bands: 3)
+        let focus = try Self.attention(
+            in: image, crop: plan.geometry.crop, sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
+        return request.box.canonical.geometry(
+            sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, enlarge: request.enlarge,
+            focus: focus)
+    }
+
+    /// Where libvips's attention measure centres a crop of `crop`'s size (in the photo's
+    /// pixels) in `image`, the photo at some scale, in fractions of the photo.
+    static func attention(in image: VImage, crop: ThumbnailGeometry.Box, sourceWidth: Int, sourceHeight: Int)
+        throws(VipsError) -> (x: Double, y: Double)
+    {
+        let (scaleX, scaleY) = (Double(image.width) / Double(sourceWidth), Double(image.height) / Double(sourceHeight))
+        let width = min(image.width, max(1, Int((crop.width * scaleX).rounded())))
+        let height = min(image.height, max(1, Int((crop.height * scaleY).rounded())))
+        let centre = try image.attentionCentre(width: width, height: height)
+        return (Double(centre.x) / Double(image.width), Double(centre.y) / Double(image.height))
+    }
+
+    /// The crop resampled from the fast path's decode: the whole decode resized exactly as
+    /// the GD-style thumbnail always was, or the crop's box taken straight from it.
+    private func fastPixels(_ upright: MemoryImage, geometry: ThumbnailGeometry, header: ImageHeader) -> MemoryImage {
+        let size = geometry.size
+        if geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight) {
+            return upright.width == size.width && upright.height == size.height
                 ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)
-            let bytes =
-                try FastEncoder.encode(pixels, options)
-                ?? VImage.fromEightBitPixels(pixels.pixels, width: size.width, height: size.height, bands: 3)
+        }
+        let scaleX = Double(upright.width) / Double(header.uprightWidth)
+        let scaleY = Double(upright.height) / Double(header.uprightHeight)
+        let crop = geometry.crop
+        return PixelKernels.resample(
+            upright, box: (crop.x * scaleX, crop.y * scaleY, crop.width * scaleX, crop.height * scaleY),
+            width: size.width, height: size.height)
+    }
+
+    /// The fast path's pixels padded to the canvas: in memory on a colour, or by libvips on
+    /// transparency (an alpha band added) when no background is asked and the format has alpha.
+    private func padded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
+        throws -> Data
+    {
+        if box.background != nil || !options.format.keepsAlpha {
+            let canvas = MemoryImage(
+                width: geometry.canvas.width, height: geometry.canvas.height, colour: box.background ?? [255, 255, 255]
+            ).pasting(pixels, x: geometry.offset.x, y: geometry.offset.y)
+            return try FastEncoder.encode(canvas, options)
+                ?? VImage.fromEightBitPixels(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
                 .encoded(options)
-            return Thumbnail(
-                data: bytes, width: size.width, height: size.height, format: options.format, path: .fast,
-                warning: warning)
         }
-        // The thumbnail's pixels are made in memory (decode errors: the input's), then
-        // encoded (encoder errors: ours); see `renderHandlingDamage`.
-        let (pixels, warning) = try renderHandlingDamage(data, policy: policy) { strict in
-            try data.thumbnail(policy: policy, width: size.width, height: size.height, strict: strict)
-                .normalisedToSRGB()
-                .inMemory()
+        return try VImage.fromEightBitPixels(pixels.pixels, width: pixels.width, height: pixels.height, bands: 3)
+            .withAlpha()
+            .embedded(
+                x: geometry.offset.x, y: geometry.offset.y, width: geometry.canvas.width,
+                height: geometry.canvas.height, background: [0, 0, 0, 0]
+            )
+            .encoded(options)
+    }
+
+    /// The general path: libvips's `thumbnail` to the whole photo's scaled size, in sRGB,
+    /// cut to the crop and padded to the canvas, in memory.
+    private func generalPixels(
+        _ data: ImageData, header: ImageHeader, plan: ThumbnailPlan, request: ThumbnailRequest,
+        options: EncodeOptions, strict: Bool
+    ) throws -> VImage {
+        let (sourceWidth, sourceHeight) = (header.uprightWidth, header.uprightHeight)
+        var geometry = plan.geometry
+        let whole = geometry.wholeSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+        var image = try data.thumbnail(policy: policy, width: whole.width, height: whole.height, strict: strict)
+            .normalisedToSRGB()
+            .inMemory()
+        if plan.needsAttention {
+            let focus = try Self.attention(
+                in: image, crop: geometry.crop, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            geometry = request.box.canonical.geometry(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, enlarge: request.enlarge, focus: focus)
         }
-        let bytes = try pixels.encoded(options)
-        return Thumbnail(
-            data: bytes, width: size.width, height: size.height, format: options.format, path: .general,
+        if !geometry.isWhole(sourceWidth: sourceWidth, sourceHeight: sourceHeight) {
+            let area = Self.area(geometry, whole: whole, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            image = try image.extractArea(left: area.left, top: area.top, width: area.width, height: area.height)
+        }
+        guard geometry.isPadded else { return image }
+        let (padding, alpha) = Self.padding(box: request.box, options: options, imageHasAlpha: image.hasAlpha)
+        if alpha { image = try image.withAlpha() }
+        return try image.embedded(
+            x: geometry.offset.x, y: geometry.offset.y, width: geometry.canvas.width, height: geometry.canvas.height,
+            background: padding
+        ).inMemory()
+    }
+
+    /// The crop in the pixels of the whole photo resampled to `whole`, inside it.
+    static func area(
+        _ geometry: ThumbnailGeometry, whole: (width: Int, height: Int), sourceWidth: Int, sourceHeight: Int
+    )
+        -> (left: Int, top: Int, width: Int, height: Int)
+    {
+        let width = min(geometry.size.width, whole.width)
+        let height = min(geometry.size.height, whole.height)
+        let left = Int((geometry.crop.x * Double(whole.width) / Double(sourceWidth)).rounded())
+        let top = Int((geometry.crop.y * Double(whole.height) / Double(sourceHeight)).rounded())
+        return (min(max(0, left), whole.width - width), min(max(0, top), whole.height - height), width, height)
+    }
+
+    /// The padding's band values, and whether the image needs an alpha band for it: the
+    /// asked background (opaque), else transparency where the format has alpha, else white.
+    static func padding(box: ThumbnailBox, options: EncodeOptions, imageHasAlpha: Bool) -> ([Double], alpha: Bool) {
+        if let colour = box.background {
+            return (colour.map(Double.init) + (imageHasAlpha ? [255] : []), false)
+        }
+        if options.format.keepsAlpha { return ([0, 0, 0, 0], true) }
+        return ([255, 255, 255] + (imageHasAlpha ? [255] : []), false)
+    }
+
+    /// An animation kept animated: its first `maxFrames` frames, each resized, cut and
+    /// padded alike, with their delays and loop count (libvips's loaders and savers).
+    private func animation(
+        _ data: ImageData, header: ImageHeader, plan: ThumbnailPlan, frames: Int, request: ThumbnailRequest,
+        options: EncodeOptions
+    ) throws -> Thumbnail {
+        let kept = min(frames, max(1, request.maxFrames))
+        let (sourceWidth, sourceHeight) = (header.uprightWidth, header.uprightHeight)
+        let (image, warning) = try renderHandlingDamage(data, policy: policy) { strict in
+            var geometry = plan.geometry
+            let whole = geometry.wholeSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            var image = try data.animationThumbnail(
+                policy: policy, frames: kept, width: whole.width, height: whole.height, strict: strict
+            ).inMemory()
+            if plan.needsAttention {
+                let first = try image.extractArea(left: 0, top: 0, width: whole.width, height: whole.height)
+                let focus = try Self.attention(
+                    in: first, crop: geometry.crop, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+                geometry = request.box.canonical.geometry(
+                    sourceWidth: sourceWidth, sourceHeight: sourceHeight, enlarge: request.enlarge, focus: focus)
+            }
+            guard !geometry.isWhole(sourceWidth: sourceWidth, sourceHeight: sourceHeight) || geometry.isPadded
+            else { return image }
+            let area = Self.area(geometry, whole: whole, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            var padding: [Double] = []
+            if geometry.isPadded {
+                let (values, alpha) = Self.padding(box: request.box, options: options, imageHasAlpha: image.hasAlpha)
+                if alpha { image = try image.withAlpha() }
+                padding = values
+            }
+            return try image.reframingPages(
+                kept, pageHeight: whole.height, box: area, x: geometry.offset.x, y: geometry.offset.y,
+                canvas: geometry.canvas, background: padding
+            ).inMemory()
+        }
+        var made = Thumbnail(
+            data: try image.encoded(options), width: image.width, height: image.pageHeight, format: options.format,
+            path: .general, warning: warning)
+        made.frames = kept
+        made.sourceFrames = frames
+        return made
+    }
+
+    /// A placeholder of the thumbnail `request` describes: its crop at most
+    /// `thumbHashSide` (ThumbHash) or `blurSide` (blur) pixels on the long side, from the
+    /// fast path's smallest DCT scale or libvips's shrink-on-load.
+    private func placeholder(
+        _ kind: ThumbnailRequest.Placeholder, of data: ImageData, header: ImageHeader, request: ThumbnailRequest,
+        digest: String?
+    ) throws -> Thumbnail {
+        let (sourceWidth, sourceHeight) = (header.uprightWidth, header.uprightHeight)
+        let full = request.box.canonical.geometry(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, enlarge: request.enlarge)
+        let side = kind == .thumbhash ? Self.thumbHashSide : Self.blurSide
+        let geometry = full.reduced(toFit: side)
+        let executor = Executor.choose(
+            photo: data, header: header, engine: engine, colourOnly: true, keepsMetadata: false)
+        var image: VImage
+        var warning: String?
+        var path = RenderPath.general
+        if case .fast(let source) = executor {
+            let whole = geometry.wholeSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            let shrink = source.shrink(atLeast: whole, headroom: 2)
+            let (upright, decodeWarning) = try decode(source, shrink: shrink, digest: digest)
+            let pixels = fastPixels(upright, geometry: geometry, header: header)
+            image = try VImage.fromEightBitPixels(pixels.pixels, width: pixels.width, height: pixels.height, bands: 3)
+            (warning, path) = (decodeWarning, .fast)
+        } else {
+            let cut = ThumbnailPlan(geometry: geometry)
+            (image, warning) = try renderHandlingDamage(data, policy: policy) { strict in
+                try generalPixels(
+                    data, header: header, plan: cut, request: request, options: EncodeOptions(), strict: strict)
+            }
+        }
+        let made: (data: Data, mimeType: String, width: Int, height: Int)
+        switch kind {
+        case .thumbhash:
+            let bands = image.hasAlpha ? 4 : 3
+            image = try (bands == 4 ? image.bands(0, count: 4) : image.bands(0, count: 3)).castToUChar()
+            let hash = ThumbHash.encode(
+                width: image.width, height: image.height, pixels: try image.eightBitPixels(), bands: bands)
+            let json =
+                #"{"thumbhash":"\#(Data(hash).base64EncodedString())","width":\#(full.canvas.width),"height":\#(full.canvas.height)}"#
+            made = (Data(json.utf8), "application/json", full.canvas.width, full.canvas.height)
+        case .blur:
+            let options = EncodeOptions(format: .jpeg, quality: 50)
+            let bytes = try image.flattened().blurred(sigma: 1).encoded(options)
+            made = (bytes, options.format.mimeType, image.width, image.height)
+        }
+        var thumbnail = Thumbnail(
+            data: made.data, width: made.width, height: made.height, format: kind == .blur ? .jpeg : .png, path: path,
             warning: warning)
+        thumbnail.mimeType = made.mimeType
+        return thumbnail
     }
 
     /// Makes a thumbnail of a file, enforcing the byte limit before reading it.

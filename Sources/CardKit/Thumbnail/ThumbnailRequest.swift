@@ -1,0 +1,32 @@
+/// Everything a thumbnail is asked for besides its encoding: the box, whether it may
+/// enlarge, a placeholder instead of the image, and the frames an animation keeps.
+public struct ThumbnailRequest: Sendable, Hashable, Codable {
+    /// A stand-in a page shows while the thumbnail loads.
+    public enum Placeholder: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A ThumbHash (about 25 bytes, decoded by a page's script), as JSON.
+        case thumbhash
+        /// A blurred JPEG at most `Thumbnailer.blurSide` pixels on its long side.
+        case blur
+    }
+
+    /// The box.
+    public var box: ThumbnailBox
+    /// Whether the thumbnail may be larger than the photo.
+    public var enlarge: Bool
+    /// A placeholder instead of the thumbnail; nil for the thumbnail.
+    public var placeholder: Placeholder?
+    /// The most frames an animation keeps when the format holds one (the first ones).
+    public var maxFrames: Int
+
+    public init(box: ThumbnailBox, enlarge: Bool = false, placeholder: Placeholder? = nil, maxFrames: Int = 200) {
+        self.box = box
+        self.enlarge = enlarge
+        self.placeholder = placeholder
+        self.maxFrames = maxFrames
+    }
+
+    /// The GD-style request: `width` pixels, the height by the aspect ratio.
+    public init(width: Int, enlarge: Bool = false) {
+        self.init(box: ThumbnailBox(width: width), enlarge: enlarge)
+    }
+}
