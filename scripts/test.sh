@@ -18,7 +18,7 @@ started=$SECONDS
 deployment="SlurmRunTests|NginxFleetTests|ServiceFleetTests|SchemathesisTests|StudioBrowserTests|BucketRootTests|SharedCacheTests|S3ClientTests|InstalledArtifactTests|SystemdUnitTests"
 # The postcard service's suite runs on PostgreSQL too, and the studio's in Chromium: a missing
 # server or browser is a failure here, not a skip.
-export CARDRENDER_REQUIRE_POSTGRES=1 CARDRENDER_REQUIRE_BROWSER=1
+export CARDRENDER_REQUIRE_POSTGRES=1 CARDRENDER_REQUIRE_BROWSER=1 CARDRENDER_REQUIRE_TOOLS=1
 swift test --skip-build --skip "$deployment"
 swift test --skip-build --filter "$deployment"
 echo "test: the tests took $((SECONDS - started)) s" >&2

@@ -206,7 +206,7 @@ import VipsKit
         #expect(
             labels(
                 ThumbnailRecipe(width: 1, enlarge: false, options: EncodeOptions(), policy: .default, engine: .auto))
-                == ["kind", "width", "enlarge", "options", "policy", "engine"])
+                == ["kind", "width", "enlarge", "options", "policy", "engine", "box", "placeholder", "maxFrames"])
         let options = EncodeOptions()
         let base = try thumbnailer.key(inputDigest: "d", width: 200, enlarge: false, options: options)
         var changedOptions = options
@@ -221,7 +221,41 @@ import VipsKit
             try CachedThumbnailer(thumbnailer: Thumbnailer(engine: .general), cache: nil)
                 .key(inputDigest: "d", width: 200, enlarge: false, options: options),
         ]
-        #expect(Set(keys + [base]).count == keys.count + 1)
+        // Every field of a box, a placeholder and the frame cap (for the formats that animate).
+        let cover = ThumbnailBox(width: 200, height: 100, fit: .cover)
+        var boxes = [
+            ThumbnailBox(width: 200, height: 100), cover, ThumbnailBox(width: 200, height: 100, fit: .fill),
+            ThumbnailBox(height: 100), ThumbnailBox(width: 200, dpr: 2),
+            ThumbnailBox(width: 200, height: 100, fit: .contain),
+            ThumbnailBox(width: 200, height: 100, fit: .contain, background: [1, 2, 3]),
+        ]
+        for gravity in [ThumbnailBox.Gravity.north, .attention, .focus(x: 0.2, y: 0.3)] {
+            var box = cover
+            box.gravity = gravity
+            boxes.append(box)
+        }
+        var requests = boxes.map { ThumbnailRequest(box: $0) }
+        requests.append(ThumbnailRequest(box: ThumbnailBox(width: 200), placeholder: .thumbhash))
+        requests.append(ThumbnailRequest(box: ThumbnailBox(width: 200), placeholder: .blur))
+        let boxKeys = try requests.map { try thumbnailer.key(inputDigest: "d", request: $0, options: options) }
+        let webp = EncodeOptions(format: .webp)
+        let frameKeys = try [200, 12].map {
+            try thumbnailer.key(
+                inputDigest: "d", request: ThumbnailRequest(box: ThumbnailBox(width: 200), maxFrames: $0), options: webp
+            )
+        }
+        #expect(Set(keys + boxKeys + frameKeys + [base]).count == keys.count + boxKeys.count + frameKeys.count + 1)
+        // The frame cap is not in a PNG's key (PNG is a still), nor a box setting that changes
+        // nothing (gravity without a crop).
+        #expect(
+            try thumbnailer.key(
+                inputDigest: "d", request: ThumbnailRequest(box: ThumbnailBox(width: 200), maxFrames: 3),
+                options: options)
+                == base)
+        #expect(
+            try thumbnailer.key(
+                inputDigest: "d", request: ThumbnailRequest(box: ThumbnailBox(width: 200, gravity: .north)),
+                options: options) == base)
         // maxWidth only refuses widths: it never changes a thumbnail's bytes, so not its key.
         #expect(
             try CachedThumbnailer(thumbnailer: Thumbnailer(maxWidth: 300), cache: nil)

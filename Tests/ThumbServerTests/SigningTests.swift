@@ -46,7 +46,7 @@ import ThumbServer
         try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
             let reply = try await server.request("/thumb/photos/quad.png?width=20&sig=abc")
             #expect(reply.status == 400)
-            #expect(reply.text.hasPrefix("sig: expected only the parameters width, format and quality"))
+            #expect(reply.text.hasPrefix("sig: expected only the parameters width, height, fit"))
         }
     }
 

@@ -139,7 +139,7 @@ import VipsKit
         let tree = try ServedTree.make()
         try await LiveServer.with(ServerConfiguration(root: tree.root, maxWidth: 4096)) { server in
             let cases: [(String, String)] = [
-                ("", "width: expected a whole number from 1 to 4096; received nothing."),
+                ("", "width: expected a whole number from 1 to 4096 (or a height); received nothing."),
                 ("width=abc", "width: expected a whole number from 1 to 4096; received \"abc\"."),
                 ("width=0", "width: expected a whole number from 1 to 4096; received \"0\"."),
                 ("width=-5", "width: expected a whole number from 1 to 4096; received \"-5\"."),
@@ -147,20 +147,29 @@ import VipsKit
                 ("width=1.5", "width: expected a whole number from 1 to 4096; received \"1.5\"."),
                 ("width=10&width=20", "width: expected the parameter once; received \"it twice\"."),
                 (
-                    "width=10&format=gif",
-                    "format: expected png, jpeg (jpg), webp, avif, tiff (tif) or auto; received \"gif\"."
+                    "width=10&format=bmp",
+                    "format: expected png, jpeg (jpg), webp, avif, tiff (tif), gif or auto; received \"bmp\"."
                 ),
-                ("width=10&format=jpeg&quality=0", "quality: expected a whole number from 1 to 100; received \"0\"."),
+                (
+                    "width=10&format=jpeg&quality=0",
+                    "quality: expected a whole number from 1 to 100, or FORMAT:Q,... (jpeg, webp, avif); received \"0\"."
+                ),
                 (
                     "width=10&format=jpeg&quality=101",
-                    "quality: expected a whole number from 1 to 100; received \"101\"."
+                    "quality: expected a whole number from 1 to 100, or FORMAT:Q,... (jpeg, webp, avif); received \"101\"."
                 ),
-                ("width=10&format=webp&quality=x", "quality: expected a whole number from 1 to 100; received \"x\"."),
+                (
+                    "width=10&format=webp&quality=x",
+                    "quality: expected a whole number from 1 to 100, or FORMAT:Q,... (jpeg, webp, avif); received \"x\"."
+                ),
                 (
                     "width=10&quality=80",
-                    "quality: expected no quality with format png (it is lossless); received \"80\"."
+                    "quality: expected no quality with format png or gif (they are lossless); received \"80\"."
                 ),
-                ("widht=10", "widht: expected only the parameters width, format and quality; received \"widht=10\"."),
+                (
+                    "widht=10",
+                    "widht: expected only the parameters width, height, fit, gravity, focus, background, dpr, format, quality, placeholder, preset, exp; received \"widht=10\"."
+                ),
             ]
             for (query, message) in cases {
                 let reply = try await server.request("/thumb/photos/quad.png?\(query)")

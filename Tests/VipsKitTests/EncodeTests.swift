@@ -29,6 +29,7 @@ import VipsKit
             case .webp: .webp
             case .avif: .heif
             case .tiff: .tiff
+            case .gif: .gif
             }
         #expect(header.format == expected)
         #expect(header.width == 64 && header.height == 48)

@@ -6,6 +6,13 @@ public struct ThumbnailGeometry: Sendable {
         public var y: Double
         public var width: Double
         public var height: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
     }
 
     /// The part of the upright photo shown.
