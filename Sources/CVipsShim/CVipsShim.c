@@ -234,6 +234,7 @@ int CVipsShim_page_height(VipsImage *image) { return vips_image_get_page_height(
 int CVipsShim_reframe_pages(VipsImage *in, VipsImage **out, int pages, int page_height, int left, int top, int width,
                             int height, int x, int y, int canvas_width, int canvas_height, const double *background,
                             int n) {
+    // The caller passes the frames it read (1 to --max-frames); anything else is its bug.
     if (pages < 1 || pages > 100000) return -1;
     VipsImage **frames = calloc((size_t)pages, sizeof(VipsImage *));
     if (!frames) return -1;

@@ -26,8 +26,11 @@ public struct ThumbnailRecipe: Sendable, Hashable, Encodable {
     public var box: ThumbnailBox?
     /// The placeholder asked instead of the image; nil for the image.
     public var placeholder: ThumbnailRequest.Placeholder?
-    /// The frame cap, for the formats that hold an animation (WebP, GIF): it decides how
-    /// many frames an animated photo's answer has. Nil for the other formats.
+    /// The frame cap, for the formats that hold an animation (WebP, GIF), when it is not
+    /// the default: it decides how many frames an animated photo's answer has. Nil for the
+    /// other formats and for the default cap, so that a still photo's WebP keeps the key it
+    /// had before animations were kept (a WebP of an animated GIF cached before them stays
+    /// its first frame until the entry is evicted or the cache cleared: docs/thumbnails.md).
     public var maxFrames: Int?
 
     public init(width: Int, enlarge: Bool, options: EncodeOptions, policy: DecodePolicy, engine: RenderEngine) {
@@ -45,6 +48,8 @@ public struct ThumbnailRecipe: Sendable, Hashable, Encodable {
         self.init(width: box.width ?? 0, enlarge: request.enlarge, options: options, policy: policy, engine: engine)
         self.box = box.isWidthOnly ? nil : box
         placeholder = request.placeholder
-        maxFrames = options.format.holdsAnimation && request.placeholder == nil ? request.maxFrames : nil
+        maxFrames =
+            options.format.holdsAnimation && request.placeholder == nil
+                && request.maxFrames != ThumbnailRequest.defaultMaxFrames ? request.maxFrames : nil
     }
 }

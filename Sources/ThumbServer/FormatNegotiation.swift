@@ -6,8 +6,11 @@ import VipsKit
 /// AVIF when `Accept` lists `image/avif` with a quality above 0, else WebP likewise, else
 /// JPEG (which every client shows). Wildcards (`image/*`, `*/*`) do not count as AVIF or
 /// WebP support: browsers that send them also list the modern formats they really decode.
+///
+/// With `animated`, WebP comes before AVIF: an animation stays one only as WebP (libvips
+/// 8.14 writes AVIF as a still).
 enum FormatNegotiation {
-    static func choose(accept: String?) -> OutputFormat {
+    static func choose(accept: String?, animated: Bool = false) -> OutputFormat {
         guard let accept else { return .jpeg }
         var accepted: Set<String> = []
         for range in accept.split(separator: ",") {
@@ -22,6 +25,7 @@ enum FormatNegotiation {
             }
             if quality > 0 { accepted.insert(type) }
         }
+        if animated && accepted.contains("image/webp") { return .webp }
         if accepted.contains("image/avif") { return .avif }
         if accepted.contains("image/webp") { return .webp }
         return .jpeg

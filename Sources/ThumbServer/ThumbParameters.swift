@@ -205,6 +205,11 @@ public struct ThumbParameters: Sendable, Equatable {
                 throw .badParameter(name: "dpr", expected: "a number from 1 to 4", received: text)
             }
             box.dpr = dpr
+            let sides = box.canonical
+            if (sides.width ?? 0) > rules.maxWidth || (sides.height ?? 0) > rules.maxWidth {
+                throw .badParameter(
+                    name: "dpr", expected: "width and height times dpr at most \(rules.maxWidth)", received: text)
+            }
         }
         var format = Format.fixed(.png)
         if let name = values["format"] {

@@ -74,6 +74,8 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
             case .widthOutOfRange(let received, let maximum):
                 return .badParameter(
                     name: "width", expected: "a whole number from 1 to \(maximum)", received: String(received))
+            case .boxTooLarge(let width, let height, let reason):
+                return .badParameter(name: "dpr", expected: reason, received: "a \(width)x\(height) box")
             }
         default:
             return .internalError

@@ -312,7 +312,11 @@ public final class ThumbService: Sendable {
             let format =
                 switch parameters.format {
                 case .fixed(let format): format
-                case .auto: FormatNegotiation.choose(accept: headers[.accept])
+                case .auto:
+                    // A GIF or WebP may be animated: WebP keeps it so, AVIF would not. (The
+                    // name decides, as the answer's format is chosen before the photo is
+                    // read; an animation under another name is sent as its first frame.)
+                    FormatNegotiation.choose(accept: headers[.accept], animated: Self.mayBeAnimated(path))
                 }
             options = EncodeOptions(
                 format: format, quality: parameters.quality(for: format, defaults: configuration.qualities))
@@ -320,6 +324,12 @@ public final class ThumbService: Sendable {
         let request = ThumbnailRequest(
             box: box.canonical, placeholder: parameters.placeholder, maxFrames: configuration.maxFrames)
         return Asked(request: request, options: options, vary: vary, expires: parameters.expires)
+    }
+
+    /// Whether the photo's name says GIF or WebP, the formats that hold animations.
+    static func mayBeAnimated(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".gif") || lower.hasSuffix(".webp")
     }
 
     /// The rules queries are read under (`--preset`, `--presets-only`, `--client-hints`).
@@ -351,9 +361,10 @@ public final class ThumbService: Sendable {
         } else if !parameters.namesDensity, let width = box.width {
             vary.append("Sec-CH-DPR")
             if let text = headers[.secCHDPR], let dpr = Double(Substring(text).trimmingSpaces), dpr.isFinite, dpr > 1 {
+                // The snapped width as a density, no larger than the sides allow.
                 let pixels = snapped(Int((Double(width) * min(4, dpr)).rounded()))
-                box.height = box.height.map { max(1, Int((Double($0 * pixels) / Double(width)).rounded())) }
-                box.width = pixels
+                let longest = Double(max(width, box.height ?? 0))
+                box.dpr = max(1, min(Double(pixels) / Double(width), Double(configuration.maxWidth) / longest))
             }
         }
         return box

@@ -32,7 +32,8 @@ struct SignCommand: ParsableCommand {
             throw ValidationError(
                 "--expires must be from 1 to \(10 * 365 * 86_400) seconds (ten years); received \(expires).")
         }
-        if expires != nil, url.contains("exp=") {
+        let query = url.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        if expires != nil, query.split(separator: "&").contains(where: { $0.hasPrefix("exp=") }) {
             throw ValidationError("--expires: the URL has an exp parameter already.")
         }
     }

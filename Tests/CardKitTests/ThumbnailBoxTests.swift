@@ -117,7 +117,10 @@ import VipsKit
         #expect(ThumbnailBox(width: 200).isWidthOnly)
         #expect(ThumbnailBox(width: 200, fit: .cover).isWidthOnly)
         #expect(ThumbnailBox(width: 200, gravity: .north, background: [1, 2, 3]).isWidthOnly)
-        #expect(!ThumbnailBox(width: 200, dpr: 2).isWidthOnly)
+        // The density is folded into the width: the same pixels, the same entry.
+        #expect(ThumbnailBox(width: 200, dpr: 2).isWidthOnly)
+        #expect(ThumbnailBox(width: 200, dpr: 2).canonical == ThumbnailBox(width: 400))
+        #expect(!ThumbnailBox(width: 200, height: 100, fit: .cover, dpr: 2).canonical.isWidthOnly)
         #expect(!ThumbnailBox(width: 200, height: 100).isWidthOnly)
         #expect(!ThumbnailBox(height: 100).isWidthOnly)
     }

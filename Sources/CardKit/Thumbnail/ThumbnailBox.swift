@@ -79,13 +79,23 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
     }
 
     /// Whether this is the GD-style box: a width alone at density 1.
-    public var isWidthOnly: Bool { canonical == ThumbnailBox(width: width) && width != nil }
+    public var isWidthOnly: Bool {
+        let box = canonical
+        return box.width != nil && box == ThumbnailBox(width: box.width)
+    }
 
-    /// The same box with every setting that cannot change its pixels reset: one side
-    /// alone always fits `inside`; gravity only moves `cover` and `contain`; only
-    /// `contain` pads.
+    /// The same box with every setting that cannot change its pixels reset: the density
+    /// folded into the sides (`width=200&dpr=2` is `width=400`); a focal point to a
+    /// thousandth; one side alone always fits `inside`; gravity only moves `cover` and
+    /// `contain`; only `contain` pads. Two boxes of the same pixels are one cache entry, and
+    /// a query's decimals cannot make endless variants of one thumbnail.
     public var canonical: ThumbnailBox {
         var box = self
+        (box.width, box.height) = pixelSides
+        box.dpr = 1
+        if case .focus(let x, let y) = box.gravity {
+            box.gravity = .focus(x: (x * 1000).rounded() / 1000, y: (y * 1000).rounded() / 1000)
+        }
         if width == nil || height == nil || fit == .inside || fit == .fill {
             box.fit = width == nil || height == nil ? .inside : fit
             box.gravity = .centre

@@ -18,7 +18,12 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
     /// The most frames an animation keeps when the format holds one (the first ones).
     public var maxFrames: Int
 
-    public init(box: ThumbnailBox, enlarge: Bool = false, placeholder: Placeholder? = nil, maxFrames: Int = 200) {
+    /// The frame cap when none is set (`--max-frames`).
+    public static let defaultMaxFrames = 200
+
+    public init(
+        box: ThumbnailBox, enlarge: Bool = false, placeholder: Placeholder? = nil, maxFrames: Int = defaultMaxFrames
+    ) {
         self.box = box
         self.enlarge = enlarge
         self.placeholder = placeholder

@@ -102,6 +102,7 @@ public struct Thumbnailer: Sendable {
             return try self.placeholder(placeholder, of: data, header: header, request: request, digest: digest)
         }
         let plan = ThumbnailPlan(photo: data, header: header, request: request, options: options, engine: engine)
+        try check(plan.geometry, header: header)
         if frames > 1 && options.format.holdsAnimation {
             return try animation(data, header: header, plan: plan, frames: frames, request: request, options: options)
         }
@@ -144,11 +145,22 @@ public struct Thumbnailer: Sendable {
             throw .widthOutOfRange(received: side, maximum: maxWidth)
         }
         guard box.width != nil || box.height != nil else { throw .widthOutOfRange(received: 0, maximum: maxWidth) }
-        if request.enlarge {
-            let sides = box.pixelSides
-            for side in [sides.width, sides.height].compactMap({ $0 }) where side > maxWidth {
-                throw .widthOutOfRange(received: side, maximum: maxWidth)
-            }
+        let sides = box.pixelSides
+        for side in [sides.width, sides.height].compactMap({ $0 }) where side > maxWidth {
+            throw .boxTooLarge(
+                width: sides.width ?? 0, height: sides.height ?? 0,
+                reason: "each side times dpr must be at most \(maxWidth) pixels")
+        }
+    }
+
+    /// Refuses a geometry whose images (the whole photo at the crop's scale, which an
+    /// enlarging cover of a sliver would make huge; a padded canvas) pass the pixel limit.
+    private func check(_ geometry: ThumbnailGeometry, header: ImageHeader) throws(ThumbnailError) {
+        let whole = geometry.wholeSize(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
+        for (width, height) in [whole, geometry.canvas] where width * height > policy.maxPixels {
+            throw .boxTooLarge(
+                width: geometry.canvas.width, height: geometry.canvas.height,
+                reason: "it needs a \(width)x\(height) image, over the limit of \(policy.maxPixels) pixels")
         }
     }
 
@@ -316,7 +328,7 @@ public struct Thumbnailer: Sendable {
                 padding = values
             }
             return try image.reframingPages(
-                kept, pageHeight: whole.height, box: area, x: geometry.offset.x, y: geometry.offset.y,
+                kept, pageHeight: image.pageHeight, box: area, x: geometry.offset.x, y: geometry.offset.y,
                 canvas: geometry.canvas, background: padding
             ).inMemory()
         }
