@@ -122,6 +122,9 @@ struct ThumbCommand: ParsableCommand {
         }
         guard width != nil || height != nil else { throw ValidationError("Give --width, --height or both.") }
         guard maxFrames >= 1 else { throw ValidationError("--max-frames must be at least 1; received \(maxFrames).") }
+        if placeholder != nil && (quality != nil || format != .png) {
+            throw ValidationError("--placeholder has its own format (JSON or JPEG); leave out --format and --quality.")
+        }
         _ = try parameters()
         if let quality, !(1...100).contains(quality) {
             throw ValidationError("--quality must be from 1 to 100; received \(quality).")
