@@ -140,11 +140,7 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
                 enlarge: enlarge)
             return ThumbnailGeometry(crop: whole, size: size, canvas: size, offset: (0, 0))
         case .cover:
-            var scale = max(w / sw, h / sh)
-            if !enlarge && scale > 1 {
-                (w, h) = (w / scale, h / scale)
-                scale = 1
-            }
+            let scale = Self.unenlarged(&w, &h, scale: max(w / sw, h / sh), enlarge: enlarge)
             let size = (width: Self.side(w), height: Self.side(h))
             let crop = (width: min(sw, Double(size.width) / scale), height: min(sh, Double(size.height) / scale))
             let (x, y) = Self.place(crop, in: (sw, sh), gravity: gravity, focus: focus)
@@ -152,11 +148,7 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
                 crop: .init(x: x, y: y, width: crop.width, height: crop.height), size: size, canvas: size,
                 offset: (0, 0))
         case .contain:
-            var scale = min(w / sw, h / sh)
-            if !enlarge && scale > 1 {
-                (w, h) = (w / scale, h / scale)
-                scale = 1
-            }
+            let scale = Self.unenlarged(&w, &h, scale: min(w / sw, h / sh), enlarge: enlarge)
             let canvas = (width: Self.side(w), height: Self.side(h))
             let size = (
                 width: min(canvas.width, Self.side(sw * scale)), height: min(canvas.height, Self.side(sh * scale))
@@ -166,8 +158,7 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
             let offset = (x: Int((room.0 * anchor.x).rounded()), y: Int((room.1 * anchor.y).rounded()))
             return ThumbnailGeometry(crop: whole, size: size, canvas: canvas, offset: offset)
         case .fill:
-            let most = max(w / sw, h / sh)
-            if !enlarge && most > 1 { (w, h) = (w / most, h / most) }
+            _ = Self.unenlarged(&w, &h, scale: max(w / sw, h / sh), enlarge: enlarge)
             let size = (width: Self.side(w), height: Self.side(h))
             return ThumbnailGeometry(crop: whole, size: size, canvas: size, offset: (0, 0))
         }
@@ -216,6 +207,14 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
         }
         let anchor = gravity.anchor ?? (0.5, 0.5)
         return (room.0 * anchor.x, room.1 * anchor.y)
+    }
+
+    /// The scale of a box of `w` x `h` whose photo needs `scale`: unchanged, or without
+    /// `enlarge` and above 1, the box divided by it (its shape kept) and 1.
+    private static func unenlarged(_ w: inout Double, _ h: inout Double, scale: Double, enlarge: Bool) -> Double {
+        guard !enlarge && scale > 1 else { return scale }
+        (w, h) = (w / scale, h / scale)
+        return 1
     }
 
     /// A side in whole pixels, at least 1.
