@@ -67,7 +67,7 @@ public struct CachedThumbnailer: Sendable {
         file path: String, open: ((String) throws -> FileDescriptor)? = nil, request: ThumbnailRequest,
         options: EncodeOptions = EncodeOptions()
     ) throws -> CachedThumbnail {
-        try check(request)
+        try thumbnailer.check(request)
         let rendering = CachedRendering(cache: cache, maxBytes: thumbnailer.policy.maxFileBytes)
         let result = try rendering.run(
             path: path, open: open,
@@ -76,14 +76,6 @@ public struct CachedThumbnailer: Sendable {
             render: { try thumbnailer.thumbnail(of: $0, request: request, options: options, digest: $1) },
             toEntry: entry(for:))
         return CachedThumbnail(thumbnail: result.output, key: result.key, cached: result.cached)
-    }
-
-    /// Refuses a box out of range before anything is read.
-    private func check(_ request: ThumbnailRequest) throws(ThumbnailError) {
-        for side in [request.box.width, request.box.height].compactMap({ $0 })
-        where !(1...thumbnailer.maxWidth).contains(side) {
-            throw .widthOutOfRange(received: side, maximum: thumbnailer.maxWidth)
-        }
     }
 
     /// A thumbnail of an input known by its content digest before its bytes are read (an
@@ -105,7 +97,7 @@ public struct CachedThumbnailer: Sendable {
         inputDigest digest: String, load: () throws -> ImageData, request: ThumbnailRequest,
         options: EncodeOptions = EncodeOptions()
     ) throws -> CachedThumbnail {
-        try check(request)
+        try thumbnailer.check(request)
         guard let cache else {
             let made = try thumbnailer.thumbnail(of: load(), request: request, options: options)
             return CachedThumbnail(thumbnail: made, key: nil, cached: false)

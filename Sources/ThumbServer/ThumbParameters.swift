@@ -39,9 +39,6 @@ public struct ThumbParameters: Sendable, Equatable {
     /// Whether the query named `dpr` itself (Client Hints do not override it).
     public var namesDensity: Bool
 
-    /// The GD-style width, or 0 when the box has a height alone.
-    public var width: Int { box.width ?? 0 }
-
     /// The names a query may use (`sig` only reaches here when signing is off, and is refused).
     static let names = [
         "width", "height", "fit", "gravity", "focus", "background", "dpr", "format", "quality", "placeholder",
@@ -50,10 +47,6 @@ public struct ThumbParameters: Sendable, Equatable {
 
     /// The formats `format=` takes.
     static let formatNames = OutputFormat.names + " or auto"
-
-    public init(width: Int, format: Format = .fixed(.png), quality: Int? = nil) {
-        self.init(box: ThumbnailBox(width: width), format: format, quality: quality.map(Quality.all))
-    }
 
     public init(
         box: ThumbnailBox, format: Format = .fixed(.png), quality: Quality? = nil,
@@ -87,13 +80,6 @@ public struct ThumbParameters: Sendable, Equatable {
             self.presetsOnly = presetsOnly
             self.sizeOptional = sizeOptional
         }
-    }
-
-    /// Parses a raw query string (without the `?`).
-    /// - Throws: `ThumbRequestError.badParameter` naming the parameter, what was expected
-    ///   and what was received.
-    public static func parse(query: Substring, maxWidth: Int) throws(ThumbRequestError) -> ThumbParameters {
-        try parse(query: query, rules: Rules(maxWidth: maxWidth))
     }
 
     /// Parses a raw query string (without the `?`) under `rules`.

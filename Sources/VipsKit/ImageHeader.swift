@@ -12,6 +12,9 @@ public struct ImageHeader: Sendable, Equatable {
     public let height: Int
     /// EXIF orientation 1...8 (1 when absent).
     public let orientation: Int
+    /// The frames of an animated GIF or WebP; 1 for a still image and every other format
+    /// (a multi-page TIFF or a HEIC's other images are not an animation).
+    public var pages = 1
 
     /// Width once auto-oriented (orientations 5-8 swap the axes).
     public var uprightWidth: Int { orientation >= 5 ? height : width }
@@ -30,8 +33,9 @@ extension ImageData {
     public func header(policy: DecodePolicy = .default) throws -> ImageHeader {
         let format = try acceptedFormat(of: policy.formats)
         let image = try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE)
-        let header = ImageHeader(
+        var header = ImageHeader(
             format: format, width: image.width, height: image.height, orientation: image.orientation)
+        if format == .gif || format == .webp { header.pages = image.pages }
         try checkPixels(header.width, header.height, policy: policy)
         return header
     }

@@ -44,27 +44,20 @@ extension VImage {
 }
 
 extension ImageData {
-    /// The frames the image holds (an animated GIF's or WebP's; 1 for every other image),
-    /// read from the header alone.
-    /// - Throws: `VipsError` for a header libvips cannot parse.
-    public func frameCount() throws -> Int {
-        try openImage(access: VIPS_ACCESS_SEQUENTIAL, failOn: VIPS_FAIL_ON_NONE).pages
-    }
-
     /// The first `frames` frames of an animation, each resized to exactly `width` x `height`
     /// (auto-oriented), as one image of `frames` pages; lazy as `thumbnail` is.
     /// - Parameters:
-    ///   - policy: accepted formats and the pixel limit, which counts every frame read.
+    ///   - header: the header already read by `header(policy:)` (which checked the format).
+    ///   - policy: the pixel limit, which counts every frame read.
     ///   - frames: how many frames to read (at least 1, at most the file's).
     ///   - strict: fail on damaged data rather than render what decodes.
     /// - Throws: `ImageInputError` for refused formats and too many pixels in all the frames
     ///   together, `VipsError` (`thumbnail_source`).
     /// libvips: `vips_thumbnail_source` with `n` frames and `size=force` (its size is one
     /// page's: libvips resizes each page alike and sets `page-height`).
-    public func animationThumbnail(policy: DecodePolicy, frames: Int, width: Int, height: Int, strict: Bool)
-        throws -> VImage
-    {
-        let header = try header(policy: policy)
+    public func animationThumbnail(
+        header: ImageHeader, policy: DecodePolicy, frames: Int, width: Int, height: Int, strict: Bool
+    ) throws -> VImage {
         try checkPixels(header.width, header.height * frames, policy: policy)
         var output: UnsafeMutablePointer<VipsImage>?
         try withSource { (source) throws(VipsError) in

@@ -97,7 +97,7 @@ public struct Thumbnailer: Sendable {
     ) throws -> Thumbnail {
         try check(request)
         let header = try data.photoHeader(policy: policy)
-        let frames = header.format == .gif || header.format == .webp ? try data.frameCount() : 1
+        let frames = header.pages
         if let placeholder = request.placeholder {
             return try self.placeholder(placeholder, of: data, header: header, request: request, digest: digest)
         }
@@ -137,9 +137,9 @@ public struct Thumbnailer: Sendable {
         return made
     }
 
-    /// Refuses a box whose sides are out of range (`maxWidth`; with `enlarge`, the image's
-    /// sides too, since nothing then bounds them by the photo).
-    private func check(_ request: ThumbnailRequest) throws(ThumbnailError) {
+    /// Refuses a box whose sides, or sides times `dpr`, are out of range (`maxWidth`),
+    /// before anything is read.
+    public func check(_ request: ThumbnailRequest) throws(ThumbnailError) {
         let box = request.box
         for side in [box.width, box.height].compactMap({ $0 }) where !(1...maxWidth).contains(side) {
             throw .widthOutOfRange(received: side, maximum: maxWidth)
@@ -309,7 +309,7 @@ public struct Thumbnailer: Sendable {
             var geometry = plan.geometry
             let whole = geometry.wholeSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
             var image = try data.animationThumbnail(
-                policy: policy, frames: kept, width: whole.width, height: whole.height, strict: strict
+                header: header, policy: policy, frames: kept, width: whole.width, height: whole.height, strict: strict
             ).inMemory()
             if plan.needsAttention {
                 let first = try image.extractArea(left: 0, top: 0, width: whole.width, height: whole.height)
