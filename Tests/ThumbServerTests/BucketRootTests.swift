@@ -32,10 +32,8 @@ struct BucketRootTests {
     /// `name` of the instance on `port`'s `/metrics` (0 when absent).
     static func metric(_ name: String, port: Int) async throws -> Int {
         let text = String(decoding: try await get("http://127.0.0.1:\(port)/metrics").body, as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
-            return Int(Double(line.dropFirst(name.count + 1)) ?? -1)
-        }
-        return 0
+        guard let value = LiveServer.sample(name, in: text) else { return 0 }
+        return value.isNaN ? -1 : Int(value)
     }
 
     @Test func photosInABucketAreServedFromOneHeadWhenTheirThumbnailIsKnown() async throws {

@@ -47,11 +47,16 @@ struct LiveServer: Sendable {
     /// The value of one sample line of `/metrics`, e.g. `cardrender_renders_total`
     /// or `cardrender_http_requests_total{route="thumb",status="200"}` (0 when absent).
     func metric(_ sample: String) async throws -> Double {
-        let text = try await request("/metrics").text
-        for line in text.split(separator: "\n") where line.hasPrefix(sample + " ") {
-            return Double(line.dropFirst(sample.count + 1)) ?? .nan
+        Self.sample(sample, in: try await request("/metrics").text) ?? 0
+    }
+
+    /// The value of the unlabelled sample `name` in a Prometheus exposition (NaN if it does not
+    /// parse), or nil when the exposition does not have it.
+    static func sample(_ name: String, in exposition: String) -> Double? {
+        for line in exposition.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.dropFirst(name.count + 1)) ?? .nan
         }
-        return 0
+        return nil
     }
 
     /// Runs `body` against a server with `configuration` (its port is replaced by a free one

@@ -73,29 +73,38 @@ final class Counter: Sendable {
         let tree = try ServedTree.make()
         try LoadTests.slowImage(tree.root + "/photos/noise.png", size: 4000)
         let server = try await ServeProcess.start(["--root", tree.root, "--workers", "1"])
-        let client = LoadTests.client(connections: 4)
-        let base = "http://127.0.0.1:\(server.port)"
         // Six renders of a 16 MP photo for one worker: one runs, five wait in the queue, for
-        // seconds in all; SIGTERM is sent as soon as the first runs (milliseconds later).
+        // seconds in all.
         let widths = [1200, 1201, 1202, 1203, 1204, 1205]
+        // Six connections, so all six requests reach the server at once; the metrics are read
+        // on a client of their own, never queued behind the renders in a shared pool.
+        let client = LoadTests.client(connections: widths.count)
+        let observer = LoadTests.client(connections: 1)
+        let base = "http://127.0.0.1:\(server.port)"
         let completed = Counter()
         let inFlight = widths.map { width in
             Task {
                 let response = try await client.execute(
-                    HTTPClientRequest(url: base + "/thumb/photos/noise.png?width=\(width)"), timeout: .seconds(120))
+                    HTTPClientRequest(url: base + "/thumb/photos/noise.png?width=\(width)"), timeout: .seconds(300))
                 let body = try await response.body.collect(upTo: 1 << 26)
                 completed.increment()
                 return (Int(response.status.code), Data(buffer: body))
             }
         }
-        // Wait until a render runs (bounded), then ask the server to stop.
-        var busy = false
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !busy && ContinuousClock.now < deadline {
-            let response = try await client.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(5))
-            busy = String(buffer: try await response.body.collect(upTo: 1 << 20)).contains("cardrender_workers_busy 1")
-            if !busy { try await Task.sleep(for: .milliseconds(20)) }
+        // Wait (bounded) until the server itself says one render runs and at least two more wait
+        // for the one worker: those need whole renders of a 16 MP photo (seconds each) before
+        // they can answer, so they are still in flight when SIGTERM follows the reply.
+        var waiting = false
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !waiting && ContinuousClock.now < deadline {
+            let response = try await observer.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
+            let metrics = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            waiting =
+                LiveServer.sample("cardrender_workers_busy", in: metrics) == 1
+                && (LiveServer.sample("cardrender_queue_depth", in: metrics) ?? 0) >= 2
+            if !waiting { try await Task.sleep(for: .milliseconds(20)) }
         }
+        #expect(waiting, "the server never had a render running and two waiting")
         kill(server.process.processIdentifier, SIGTERM)
         #expect(completed.value < widths.count, "requests were still in flight at SIGTERM")
 
@@ -111,6 +120,7 @@ final class Counter: Sendable {
             _ = try await client.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(5))
         }
         try await client.shutdown()
+        try await observer.shutdown()
         // One structured line per request, with status and duration.
         let lines = server.log.split(separator: "\n").filter { $0.contains("path=/thumb/photos/noise.png?width=1202") }
         #expect(lines.count == 1)
