@@ -117,10 +117,12 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         if let file = answer.file { send(file, context: context) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // Counted before the answer is flushed, so a client that has the answer finds it in
+        // `/metrics` (as the routes' answers are, counted before Hummingbird writes them).
         accessLog.record(
             method: request.method.rawValue, target: request.path ?? "", route: "thumb", status: answer.status.code,
             bytes: answer.status == .notModified ? nil : headers[.contentLength], source: headers[.xCache],
             duration: ContinuousClock.now - started)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

@@ -27,11 +27,22 @@ import Testing
     @Test func runsEveryItemOnceOnBoundedWorkers() {
         let items = Array(0..<200)
         let results = ResultBox()
+        // Items 0 and 1 wait for each other (bounded), so two workers are seen at once
+        // however the machine schedules them.
+        let first = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
         let done = BatchRunner(jobs: 3).run(
             items,
             work: { item -> Int in
                 results.enter()
                 defer { results.leave() }
+                if item == 0 {
+                    first.signal()
+                    _ = second.wait(timeout: .now() + 60)
+                } else if item == 1 {
+                    second.signal()
+                    _ = first.wait(timeout: .now() + 60)
+                }
                 usleep(500)
                 return item * 2
             },

@@ -73,7 +73,7 @@ struct LiveService: Sendable {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         let bytes = try await response.body.collect(upTo: 256 << 20)
         return Reply(
             status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },

@@ -31,7 +31,8 @@ struct SchemathesisTests {
             environment: ["XDG_CACHE_HOME": directory + "/xdg"], output: log)
         defer { server.kill() }
         var port: Int?
-        for _ in 0..<600 where port == nil {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while port == nil && ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: "on http://127.0.0.1:") {
                 port = Int(text[range.upperBound...].prefix { $0.isNumber })

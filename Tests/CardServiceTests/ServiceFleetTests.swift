@@ -48,7 +48,7 @@ struct ServiceFleetTests {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), body: Data(bytes.readableBytesView))
     }
@@ -87,7 +87,7 @@ struct ServiceFleetTests {
             let directory = try Fixtures.scratchDirectory("node-\(index)")
             let (executable, arguments) = host.command([
                 Tools.cardrender, "serve", "--host", host.address, "--port", "8080", "--data", directory + "/data",
-                "--database", database, "--store", "s3://service/orders", "--lease-seconds", "3", "--workers", "1",
+                "--database", database, "--store", "s3://service/orders", "--lease-seconds", "15", "--workers", "1",
                 "--node-name", "node-\(index)",
             ])
             var environment = store.environment
@@ -138,7 +138,8 @@ struct ServiceFleetTests {
         let ids = (placed.json["cards"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(ids.count == 12)
         var held: String?
-        for _ in 0..<3000 where held == nil {
+        let seen = ContinuousClock.now + .seconds(300)
+        while held == nil && ContinuousClock.now < seen {
             let rows = try postgres.psql(
                 "SELECT id FROM cards WHERE status = 'rendering' AND lease_token LIKE 'node-0/%' LIMIT 1",
                 database: databaseName)
@@ -149,7 +150,8 @@ struct ServiceFleetTests {
 
         // Every card becomes ready (node 1 takes node 0's card over once its lease runs out).
         var statuses: [String: String] = [:]
-        for _ in 0..<1200 {
+        let readied = ContinuousClock.now + .seconds(600)
+        while ContinuousClock.now < readied {
             for id in ids where statuses[id] != "ready" {
                 statuses[id] = try await Self.send(edge + "/v1/cards/\(id)", key: key).json["status"] as? String
             }

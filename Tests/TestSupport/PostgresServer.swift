@@ -71,13 +71,13 @@ public final class PostgresServer: Sendable {
                 "-u", "postgres", "--", binaries + "/postgres", "-D", data, "-p", String(port), "-k", directory,
                 "-c", "listen_addresses=\(listen)", "-c", "fsync=off", "-c", "max_connections=200",
             ], output: directory + "/postgres.log")
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if (try? psql("SELECT 1"))?.contains("1") == true { return }
             usleep(100_000)
         }
         process.kill()
-        throw Tools.ToolError(message: "PostgreSQL did not start in 30 s; see \(directory)/postgres.log")
+        throw Tools.ToolError(message: "PostgreSQL did not start in 120 s; see \(directory)/postgres.log")
     }
 
     /// Stops the server: SIGINT to the postmaster itself (its fast shutdown; `runuser`

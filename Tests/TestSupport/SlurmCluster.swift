@@ -89,7 +89,7 @@ public final class SlurmCluster: Sendable {
                         "--log-file=\(directory)/munged.log", "--seed-file=\(directory)/munged.seed",
                     ], output: directory + "/munged.out"))
             let socket = directory + "/munge.socket"
-            try Self.waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: socket) }
+            try Self.waitUntil(seconds: 60) { FileManager.default.fileExists(atPath: socket) }
             started.append(
                 try StoppableProcess(
                     "/usr/sbin/slurmctld", ["-D", "-f", configuration], output: directory + "/slurmctld.out"))
@@ -102,7 +102,7 @@ public final class SlurmCluster: Sendable {
         }
         daemons = started
         do {
-            try Self.waitUntil(seconds: 30) {
+            try Self.waitUntil(seconds: 120) {
                 let state = try? self.run("sinfo", ["-h", "-n", self.node, "-o", "%t"])
                 return state?.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "idle"
             }

@@ -22,7 +22,7 @@ struct BucketRootTests {
     }
 
     static func get(_ url: String) async throws -> Reply {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(600))
         let body = try await response.body.collect(upTo: 1 << 24)
         return Reply(
             status: Int(response.status.code), xCache: response.headers.first(name: "X-Cache"), body: Data(buffer: body)

@@ -38,14 +38,14 @@ import VipsKit
                     "HTTP/1.1 200"))
 
             for connection in partial + [silent] {
-                let (data, closed) = await connection.readUntilClosed(within: 20)
+                let (data, closed) = await connection.readUntilClosed(within: 600)
                 #expect(closed, "a partial or silent connection was still open")
                 #expect(data.isEmpty || String(decoding: data, as: UTF8.self).hasPrefix("HTTP/1.1 "))
             }
-            let reply = await keptAlive.readUntilClosed(within: 20)
+            let reply = await keptAlive.readUntilClosed(within: 600)
             #expect(reply.closed, "an idle keep-alive connection was still open")
             #expect(String(decoding: reply.data, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
-            let trickleClosed = await trickle.readUntilClosed(within: 20).closed
+            let trickleClosed = await trickle.readUntilClosed(within: 600).closed
             #expect(trickleClosed, "a trickling client was still open")
             await trickled.value
             #expect(try await Self.statusLine("/healthz", port: server.port).hasPrefix("HTTP/1.1 200"))
@@ -59,7 +59,7 @@ import VipsKit
     static func statusLine(_ target: String, port: Int) async throws -> String {
         let connection = try RawConnection(port: port)
         connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let (data, _) = await connection.readUntilClosed(within: 20)
+        let (data, _) = await connection.readUntilClosed(within: 600)
         return String(decoding: data, as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
     }
 
@@ -73,7 +73,7 @@ import VipsKit
             var held = try (0..<3).map { _ in try RawConnection(port: server.port) }
             for connection in held { connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
             for connection in held {
-                let answered = await connection.hasAnswer(within: 20)
+                let answered = await connection.hasAnswer(within: 600)
                 #expect(answered)
             }
             let waiting = try RawConnection(port: server.port)
@@ -83,7 +83,7 @@ import VipsKit
             let early = await waiting.hasAnswer(within: 1)
             #expect(!early)
             held.removeLast()  // closes one
-            let (data, _) = await waiting.readUntilClosed(within: 20)
+            let (data, _) = await waiting.readUntilClosed(within: 600)
             #expect(String(decoding: data, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         }
     }

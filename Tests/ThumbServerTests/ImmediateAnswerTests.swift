@@ -55,7 +55,7 @@ import VipsKit
                     "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         + (index == requests.count - 1 ? "Connection: close\r\n" : "") + "\r\n"
                 }.joined())
-            let (data, closed) = await connection.readUntilClosed(within: 30)
+            let (data, closed) = await connection.readUntilClosed(within: 600)
             #expect(closed, "the last request asked to close")
             let text = String(decoding: data, as: UTF8.self)
             let sizes = text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("x-image-size:") }
@@ -101,7 +101,7 @@ import VipsKit
                 ["\(target)", "/healthz", "\(target)"].enumerated().map { index, path in
                     "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (index == 2 ? "Connection: close\r\n" : "") + "\r\n"
                 }.joined())
-            let (data, closed) = await connection.readUntilClosed(within: 30)
+            let (data, closed) = await connection.readUntilClosed(within: 600)
             #expect(closed)
             let health = try #require(data.firstRange(of: Data("\r\n\r\nok\n".utf8)))
             let first = try #require(data.firstRange(of: rendered.body))
@@ -168,7 +168,7 @@ import VipsKit
                     "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         + (index == targets.count - 1 ? "Connection: close\r\n" : "") + "\r\n"
                 }.joined())
-            #expect(await connection.readUntilClosed(within: 30).closed)
+            #expect(await connection.readUntilClosed(within: 600).closed)
         }
         server.process.terminate()
         _ = try await server.waitForExit()

@@ -29,7 +29,9 @@ struct LiveServer: Sendable {
     func request(
         _ target: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]
     ) async throws -> Reply {
-        let client = TestClient(host: "127.0.0.1", port: port)
+        // A bound on a hang only (Hummingbird's default, 15 s for the whole exchange, is less
+        // than a loaded CI machine can keep this process's cooperative threads busy).
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(600)))
         client.connect()
         do {
             let response = try await client.execute(

@@ -37,7 +37,7 @@ struct NginxFleetTests {
     static func get(_ client: HTTPClient, _ url: String, headers: [(String, String)] = []) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let response = try await client.execute(request, timeout: .seconds(600))
         let body = try await response.body.collect(upTo: 1 << 24)
         return Reply(
             status: Int(response.status.code), etag: response.headers.first(name: "ETag"),
@@ -90,7 +90,8 @@ struct NginxFleetTests {
         let edge = "http://127.0.0.1:\(edgePort)"
         // nginx answers within moments of starting; wait for it, bounded.
         var ready = false
-        for _ in 0..<100 where !ready {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !ready && ContinuousClock.now < deadline {
             ready = (try? await Self.get(client, edge + "/healthz"))?.status == 200
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }

@@ -37,7 +37,9 @@ struct ServeProcess {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<200 {
+        // Bounded by time, not by a count of polls: a loaded CI machine can take seconds to start it.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             if let range = log.range(of: "on http://127.0.0.1:") {
                 let digits = log[range.upperBound...].prefix { $0.isNumber }
@@ -52,8 +54,9 @@ struct ServeProcess {
     }
 
     /// Waits up to `seconds` for the process to exit and returns its status.
-    func waitForExit(seconds: Int = 20) async throws -> Int32? {
-        for _ in 0..<(seconds * 20) {
+    func waitForExit(seconds: Int = 60) async throws -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
             if !process.isRunning { return process.terminationStatus }
             try await Task.sleep(for: .milliseconds(50))
         }
