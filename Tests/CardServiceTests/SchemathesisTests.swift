@@ -31,14 +31,12 @@ struct SchemathesisTests {
             environment: ["XDG_CACHE_HOME": directory + "/xdg"], output: log)
         defer { server.kill() }
         var port: Int?
-        let deadline = ContinuousClock.now + .seconds(120)
-        while port == nil && ContinuousClock.now < deadline {
+        _ = await Poll.until(seconds: 120) {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: "on http://127.0.0.1:") {
                 port = Int(text[range.upperBound...].prefix { $0.isNumber })
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
             }
+            return port != nil
         }
         let base = "http://127.0.0.1:\(try #require(port, "serve did not start"))"
         // A real photo and order, so that generated requests can also meet existing ids.

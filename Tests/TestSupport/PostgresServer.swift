@@ -71,10 +71,10 @@ public final class PostgresServer: Sendable {
                 "-u", "postgres", "--", binaries + "/postgres", "-D", data, "-p", String(port), "-k", directory,
                 "-c", "listen_addresses=\(listen)", "-c", "fsync=off", "-c", "max_connections=200",
             ], output: directory + "/postgres.log")
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if (try? psql("SELECT 1"))?.contains("1") == true { return }
-            usleep(100_000)
+        if Poll.blockingUntil(
+            seconds: 120, every: .milliseconds(100), { (try? psql("SELECT 1"))?.contains("1") == true })
+        {
+            return
         }
         process.kill()
         throw Tools.ToolError(message: "PostgreSQL did not start in 120 s; see \(directory)/postgres.log")

@@ -143,10 +143,10 @@ extension SeaweedServer {
         ]
     }
 
-    /// Creates `bucket`, retrying while the server starts (bounded: 60 s).
+    /// Creates `bucket`, retrying while the server starts (bounded: 180 s).
     public func createBucket(_ bucket: String, with client: S3Client? = nil) async throws {
         let client = client ?? self.client()
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(180)
         while true {
             let failure: S3Error
             do {

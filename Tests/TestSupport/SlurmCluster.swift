@@ -177,11 +177,7 @@ public final class SlurmCluster: Sendable {
 
     /// Polls `condition` every 100 ms until it holds; throws after `seconds`.
     public static func waitUntil(seconds: Double, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(100_000)
-        }
+        if try Poll.blockingUntil(seconds: seconds, every: .milliseconds(100), condition) { return }
         throw Tools.ToolError(message: "not within \(seconds) s")
     }
 }

@@ -48,18 +48,20 @@ public final class StoppableProcess: Sendable {
     /// Waits until the child stops or ends, for at most `seconds` (a bound, not a guess:
     /// nil only when it did neither in that time).
     public func wait(upTo seconds: Double) -> State? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        var state: State?
+        _ = Poll.blockingUntil(seconds: seconds, every: .milliseconds(5)) {
             var status: Int32 = 0
-            let result = waitpid(pid, &status, WUNTRACED | WNOHANG)
-            if result == pid {
-                if status & 0xff == 0x7f { return .stopped(signal: (status >> 8) & 0xff) }
-                if status & 0x7f == 0 { return .exited(status: (status >> 8) & 0xff) }
-                return .killed(signal: status & 0x7f)
+            guard waitpid(pid, &status, WUNTRACED | WNOHANG) == pid else { return false }
+            if status & 0xff == 0x7f {
+                state = .stopped(signal: (status >> 8) & 0xff)
+            } else if status & 0x7f == 0 {
+                state = .exited(status: (status >> 8) & 0xff)
+            } else {
+                state = .killed(signal: status & 0x7f)
             }
-            usleep(5_000)
+            return true
         }
-        return nil
+        return state
     }
 
     /// Sends `signal` to the child.

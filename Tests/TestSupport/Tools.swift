@@ -11,15 +11,17 @@ public enum Tools {
         public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// The `cardrender` executable built beside the test bundle, or `$CARDRENDER_BIN`.
-    /// Runs blocking work (a process, a wait) on a Dispatch thread and waits for it without
-    /// blocking Swift's cooperative pool, which the other suites' live servers need.
+    /// Runs blocking work (a process, a wait) on a thread of its own and waits for it without
+    /// blocking Swift's cooperative pool, which the other suites' live servers need. Not a
+    /// Dispatch global queue: on Linux its threads are the cooperative pool's, so work sent
+    /// there waits behind the very tests that hold them.
     public static func onWorkerThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 
+    /// The `cardrender` executable built beside the test bundle, or `$CARDRENDER_BIN`.
     public static let cardrender: String = {
         if let override = ProcessInfo.processInfo.environment["CARDRENDER_BIN"] { return override }
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

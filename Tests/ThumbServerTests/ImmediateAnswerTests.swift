@@ -200,11 +200,7 @@ import VipsKit
             let pool = server.service.pool
             let gate = DispatchSemaphore(value: 0)
             async let held: Void = pool.run { gate.wait() }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while pool.load.busy < 1 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            #expect(pool.load.busy == 1)
+            #expect(await Poll.until(seconds: 600) { pool.load.busy == 1 })
             // Busy before and after (any render is refused), and the disk hit is answered between;
             // the gate opens whatever happens, so a failed request cannot leave the worker held.
             let replies: Result<(LiveServer.Reply, LiveServer.Reply, LiveServer.Reply), any Error>

@@ -45,11 +45,7 @@ import Testing
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(600)
-            while server.service.flights.joinersWaiting < 99 && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-            #expect(server.service.flights.joinersWaiting == 99)
+            #expect(await Poll.until(seconds: 600) { server.service.flights.joinersWaiting == 99 })
             gate.signal()
             _ = try await held
             let replies = try await requests.value
@@ -78,11 +74,7 @@ import Testing
             async let running: Void = pool.run { gate.wait() }
             async let waiting: Void = pool.run { gate.wait() }
             // Both admitted: one on the worker, one queued (bounded wait for the thread).
-            let deadline = ContinuousClock.now + .seconds(60)
-            while (pool.load.queued, pool.load.busy) != (1, 1) && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            #expect(pool.load.queued == 1 && pool.load.busy == 1)
+            #expect(await Poll.until(seconds: 600) { (pool.load.queued, pool.load.busy) == (1, 1) })
             let url = "http://127.0.0.1:\(server.port)/thumb/photos/quad.png?width=20"
             let refused = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(600))
             let body = try await refused.body.collect(upTo: 1 << 20)
@@ -112,11 +104,7 @@ import Testing
     /// other suites' blocking tests can hold for minutes on a 2-core machine (seen in CI:
     /// trivial tests finishing after 115 s), so it is generous.
     static func waitFor(_ pool: WorkPool, queued: Int, busy: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(600)
-        while (pool.load.queued, pool.load.busy) != (queued, busy) && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(pool.load.queued == queued && pool.load.busy == busy)
+        #expect(await Poll.until(seconds: 600) { (pool.load.queued, pool.load.busy) == (queued, busy) })
     }
 
     @Test func cancelledCallersGiveTheirSlotsBack() async throws {

@@ -89,11 +89,8 @@ struct NginxFleetTests {
         let client = HTTPClient.shared
         let edge = "http://127.0.0.1:\(edgePort)"
         // nginx answers within moments of starting; wait for it, bounded.
-        var ready = false
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !ready && ContinuousClock.now < deadline {
-            ready = (try? await Self.get(client, edge + "/healthz"))?.status == 200
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        let ready = await Poll.until(seconds: 120, every: .milliseconds(100)) {
+            (try? await Self.get(client, edge + "/healthz"))?.status == 200
         }
         let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
         try #require(ready, "nginx did not answer: \(log)")

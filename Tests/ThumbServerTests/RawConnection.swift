@@ -44,10 +44,16 @@ final class RawConnection: Sendable {
         var data = Data()
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
+        while true {
+            // Past the deadline, what has already arrived is still read (a starved reader is
+            // not a silent server).
+            let expired = Date() >= deadline
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let remaining = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
-            guard poll(&poller, 1, remaining) > 0 else { continue }
+            let remaining = expired ? 0 : Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&poller, 1, remaining) > 0 else {
+                if expired { break }
+                continue
+            }
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count <= 0 { return (data, true) }
             data.append(contentsOf: buffer[0..<count])

@@ -38,16 +38,15 @@ struct ServeProcess {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Bounded by time, not by a count of polls: a loaded CI machine can take seconds to start it.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
+        var port: Int?
+        _ = await Poll.until(seconds: 120, every: .milliseconds(50)) {
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             if let range = log.range(of: "on http://127.0.0.1:") {
-                let digits = log[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits) { return ServeProcess(process: process, port: port, logPath: logPath) }
+                port = Int(log[range.upperBound...].prefix(while: \.isNumber))
             }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return port != nil || !process.isRunning
         }
+        if let port { return ServeProcess(process: process, port: port, logPath: logPath) }
         process.terminate()
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         throw Tools.ToolError(message: "cardrender serve did not start: \(log)")
@@ -55,12 +54,8 @@ struct ServeProcess {
 
     /// Waits up to `seconds` for the process to exit and returns its status.
     func waitForExit(seconds: Int = 60) async throws -> Int32? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if !process.isRunning { return process.terminationStatus }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
+        await Poll.until(seconds: Double(seconds), every: .milliseconds(50)) { !process.isRunning }
+            ? process.terminationStatus : nil
     }
 }
 
@@ -79,37 +74,37 @@ final class Counter: Sendable {
         // Six renders of a 16 MP photo for one worker: one runs, five wait in the queue, for
         // seconds in all.
         let widths = [1200, 1201, 1202, 1203, 1204, 1205]
-        // Six connections, so all six requests reach the server at once; the metrics are read
-        // on a client of their own, never queued behind the renders in a shared pool.
+        // Six connections, so all six requests reach the server at once.
         let client = LoadTests.client(connections: widths.count)
-        let observer = LoadTests.client(connections: 1)
         let base = "http://127.0.0.1:\(server.port)"
         let completed = Counter()
         let inFlight = widths.map { width in
             Task {
                 let response = try await client.execute(
-                    HTTPClientRequest(url: base + "/thumb/photos/noise.png?width=\(width)"), timeout: .seconds(300))
+                    HTTPClientRequest(url: base + "/thumb/photos/noise.png?width=\(width)"), timeout: .seconds(600))
                 let body = try await response.body.collect(upTo: 1 << 26)
                 completed.increment()
                 return (Int(response.status.code), Data(buffer: body))
             }
         }
-        // Wait (bounded) until the server itself says one render runs and at least two more wait
-        // for the one worker: those need whole renders of a 16 MP photo (seconds each) before
-        // they can answer, so they are still in flight when SIGTERM follows the reply.
-        var waiting = false
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !waiting && ContinuousClock.now < deadline {
-            let response = try await observer.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
-            let metrics = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            waiting =
-                LiveServer.sample("cardrender_workers_busy", in: metrics) == 1
-                && (LiveServer.sample("cardrender_queue_depth", in: metrics) ?? 0) >= 2
-            if !waiting { try await Task.sleep(for: .milliseconds(20)) }
+        // A watcher on a thread of its own reads /metrics until the server itself says one render
+        // runs and at least two more wait for the one worker, and sends SIGTERM that moment. Those
+        // two need whole renders of a 16 MP photo (seconds each), so they are in flight when the
+        // signal arrives, however long this test's own tasks wait for a cooperative thread.
+        let (pid, port) = (server.process.processIdentifier, server.port)
+        let (signalled, completedAtSignal) = try await Tools.onWorkerThread { () -> (Bool, Int) in
+            let seen = Poll.blockingUntil(seconds: 600) {
+                guard let connection = try? RawConnection(port: port) else { return false }
+                connection.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                let metrics = String(decoding: connection.readUntilClosed(within: 60).data, as: UTF8.self)
+                return LiveServer.sample("cardrender_workers_busy", in: metrics) == 1
+                    && (LiveServer.sample("cardrender_queue_depth", in: metrics) ?? 0) >= 2
+            }
+            kill(pid, SIGTERM)
+            return (seen, completed.value)
         }
-        #expect(waiting, "the server never had a render running and two waiting")
-        kill(server.process.processIdentifier, SIGTERM)
-        #expect(completed.value < widths.count, "requests were still in flight at SIGTERM")
+        #expect(signalled, "the server never had a render running and two waiting")
+        #expect(completedAtSignal < widths.count, "requests were still in flight at SIGTERM")
 
         for (width, task) in zip(widths, inFlight) {
             let (status, body) = try await task.value
@@ -123,7 +118,6 @@ final class Counter: Sendable {
             _ = try await client.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(5))
         }
         try await client.shutdown()
-        try await observer.shutdown()
         // One structured line per request, with status and duration.
         let lines = server.log.split(separator: "\n").filter { $0.contains("path=/thumb/photos/noise.png?width=1202") }
         #expect(lines.count == 1)

@@ -91,15 +91,11 @@ import Testing
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-        var health = 0
-        let deadline = ContinuousClock.now + .seconds(60)
-        while health != 200 && ContinuousClock.now < deadline {
+        let healthy = await Poll.until(seconds: 120, every: .milliseconds(50)) {
             let request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/healthz")
-            health =
-                (try? await HTTPClient.shared.execute(request, timeout: .seconds(2))).map { Int($0.status.code) } ?? 0
-            if health != 200 { try await Task.sleep(for: .milliseconds(50)) }
+            return (try? await HTTPClient.shared.execute(request, timeout: .seconds(10)))?.status.code == 200
         }
-        #expect(health == 200, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(healthy, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         let thumb = try await HTTPClient.shared.execute(
             HTTPClientRequest(url: "http://127.0.0.1:\(port)/thumb/q.png?width=50"), timeout: .seconds(600))
         #expect(thumb.status.code == 200)
@@ -109,9 +105,7 @@ import Testing
         let stopSeconds = Int(service["TimeoutStopSec"] ?? "") ?? 0
         #expect(stopSeconds >= 10)
         let exited = try await Tools.onWorkerThread { () -> Bool in
-            let deadline = Date().addingTimeInterval(Double(stopSeconds))
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            return !process.isRunning
+            Poll.blockingUntil(seconds: Double(stopSeconds)) { !process.isRunning }
         }
         #expect(exited, "stopped within TimeoutStopSec")
         if exited { #expect(process.terminationStatus == 0) }
