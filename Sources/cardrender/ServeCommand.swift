@@ -8,6 +8,7 @@ import ObjectStore
 import RenderCache
 import ServiceLifecycle
 import ThumbServer
+import UnixSignals
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -192,10 +193,12 @@ struct ServeCommand: AsyncParsableCommand {
             let postcardService = try await node.open(
                 postcards, decode: decode.policy, engine: engine, workers: workers, logger: logger)
             let api = try postcardService.map { try PostcardServiceApplication.build(service: $0, logger: logger) }
-            let (application, _) = try ThumbServerApplication.build(
+            let (listening, nowListening) = AsyncStream.makeStream(of: Void.self)
+            let (application, service) = try ThumbServerApplication.build(
                 configuration: configuration, cache: store, logger: logger, api: api?.responder,
                 services: api?.services ?? []
             ) { [host, root, signingKey, postcards] port in
+                nowListening.finish()
                 if let root {
                     Console.error(
                         "cardrender: serving \(root) on http://\(host):\(port)/thumb/ "
@@ -206,6 +209,21 @@ struct ServeCommand: AsyncParsableCommand {
                         "cardrender: the postcard service on http://\(host):\(port)/v1/ (\(postcards.databaseName))")
                 }
             }
+            // Says when a stop begins and what it waits for. ServiceLifecycle acts on the signal;
+            // this second listener (Dispatch delivers a signal to every source) only logs. It
+            // listens once the server does, when ServiceLifecycle already traps the signals, so
+            // it never turns a signal's default action off on its own.
+            let notice = Task {
+                for await _ in listening {}
+                for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
+                    let load = service.pool.load
+                    logger.info(
+                        "stopping on \(signal): finishing the renders admitted",
+                        metadata: ["running": "\(load.busy)", "queued": "\(load.queued)"])
+                    break
+                }
+            }
+            defer { notice.cancel() }
             do {
                 try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
             } catch {

@@ -6,7 +6,7 @@ import Testing
 /// A run cut into shards (`--run ID --shard K/N`), checked by `runs verify` and joined by
 /// `runs merge`, on real files with the built binary.
 @Suite(.libvips) struct RunCommandTests {
-    /// Runs the binary on a Dispatch thread: these batches take seconds, and Swift's
+    /// Runs the binary on a thread of its own: these batches take seconds, and Swift's
     /// cooperative pool (two threads here) must stay free for the other suites' servers.
     static func run(_ arguments: [String], cache: String? = nil) async throws -> Tools.Run {
         try await Tools.onWorkerThread { try ThumbCommandTests.run(arguments, cache: cache) }

@@ -137,26 +137,30 @@ struct ServiceFleetTests {
         try #require(placed.status == 202, "order: \(String(decoding: placed.body, as: UTF8.self))")
         let ids = (placed.json["cards"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(ids.count == 12)
-        var held: String?
-        let seen = ContinuousClock.now + .seconds(300)
-        while held == nil && ContinuousClock.now < seen {
-            let rows = try postgres.psql(
-                "SELECT id FROM cards WHERE status = 'rendering' AND lease_token LIKE 'node-0/%' LIMIT 1",
-                database: databaseName)
-            if !rows.isEmpty { held = rows.trimmingCharacters(in: .whitespacesAndNewlines) }
+        // Watched on a thread of its own, and killed from there the moment it is seen, so node 0
+        // dies while it renders however long this test's tasks wait for a cooperative thread.
+        let victim = nodes[0]
+        let held = try await Tools.onWorkerThread { [postgres, databaseName] () -> String? in
+            var found: String?
+            _ = try Poll.blockingUntil(seconds: 300, every: .milliseconds(5)) {
+                let rows = try postgres.psql(
+                    "SELECT id FROM cards WHERE status = 'rendering' AND lease_token LIKE 'node-0/%' LIMIT 1",
+                    database: databaseName)
+                if !rows.isEmpty { found = rows.trimmingCharacters(in: .whitespacesAndNewlines) }
+                return found != nil
+            }
+            if found != nil { victim.kill() }
+            return found
         }
         let killed = try #require(held, "node 0 was never seen rendering a card")
-        nodes[0].kill()
 
         // Every card becomes ready (node 1 takes node 0's card over once its lease runs out).
         var statuses: [String: String] = [:]
-        let readied = ContinuousClock.now + .seconds(600)
-        while ContinuousClock.now < readied {
+        _ = try await Poll.until(seconds: 600, every: .milliseconds(100)) {
             for id in ids where statuses[id] != "ready" {
                 statuses[id] = try await Self.send(edge + "/v1/cards/\(id)", key: key).json["status"] as? String
             }
-            if ids.allSatisfy({ statuses[$0] == "ready" }) { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return ids.allSatisfy { statuses[$0] == "ready" }
         }
         #expect(ids.allSatisfy { statuses[$0] == "ready" }, "\(statuses)")
         #expect(statuses[killed] == "ready")

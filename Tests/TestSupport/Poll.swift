@@ -17,7 +17,11 @@ public enum Poll {
             let expired = ContinuousClock.now >= deadline
             if try await condition() { return true }
             if expired { return false }
-            try? await Task.sleep(for: interval)
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return try await condition()  // cancelled: one last look, no spinning
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,6 +11,9 @@ import Foundation
 public final class StoppableProcess: Sendable {
     /// The child's process id.
     public let pid: pid_t
+    /// Whether the child has been reaped: its pid may then belong to another process, so it is
+    /// never signalled again.
+    private let reaped = Mutex(false)
 
     /// Starts `executable` with `arguments`, the current environment plus `environment`,
     /// standard output and error to `output` (a file, created or truncated).
@@ -51,7 +55,14 @@ public final class StoppableProcess: Sendable {
         var state: State?
         _ = Poll.blockingUntil(seconds: seconds, every: .milliseconds(5)) {
             var status: Int32 = 0
-            guard waitpid(pid, &status, WUNTRACED | WNOHANG) == pid else { return false }
+            let result = reaped.withLock { reaped -> Int32 in
+                guard !reaped else { return -1 }
+                let result = waitpid(pid, &status, WUNTRACED | WNOHANG)
+                // Stopped is not ended: the child is still there to be continued or killed.
+                if result == pid && status & 0xff != 0x7f { reaped = true }
+                return result
+            }
+            guard result == pid else { return false }
             if status & 0xff == 0x7f {
                 state = .stopped(signal: (status >> 8) & 0xff)
             } else if status & 0x7f == 0 {
@@ -66,13 +77,19 @@ public final class StoppableProcess: Sendable {
 
     /// Sends `signal` to the child.
     public func send(_ signal: Int32) {
-        _ = Glibc.kill(pid, signal)
+        reaped.withLock { reaped in
+            if !reaped { _ = Glibc.kill(pid, signal) }
+        }
     }
 
     /// Kills the child with `SIGKILL` and reaps it.
     public func kill() {
-        _ = Glibc.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+        reaped.withLock { reaped in
+            guard !reaped else { return }
+            _ = Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            reaped = true
+        }
     }
 }

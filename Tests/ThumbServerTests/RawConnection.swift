@@ -67,13 +67,13 @@ final class RawConnection: Sendable {
         return poll(&poller, 1, Int32(seconds * 1000)) > 0
     }
 
-    /// `readUntilClosed(within:)` on a Dispatch thread: the wait holds none of Swift's
+    /// `readUntilClosed(within:)` on a thread of its own: the wait holds none of Swift's
     /// cooperative threads, which the server under test needs to answer.
     func readUntilClosed(within seconds: Double) async -> (data: Data, closed: Bool) {
         (try? await Tools.onWorkerThread { self.readUntilClosed(within: seconds) }) ?? (Data(), false)
     }
 
-    /// `hasAnswer(within:)` on a Dispatch thread (see `readUntilClosed`).
+    /// `hasAnswer(within:)` on a thread of its own (see `readUntilClosed`).
     func hasAnswer(within seconds: Double) async -> Bool {
         (try? await Tools.onWorkerThread { self.hasAnswer(within: seconds) }) ?? false
     }
