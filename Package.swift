@@ -51,6 +51,7 @@ let package = Package(
         .library(name: "CardKit", targets: ["CardKit"]),
         .library(name: "FastPath", targets: ["FastPath"]),
         .library(name: "PressKit", targets: ["PressKit"]),
+        .library(name: "Mail", targets: ["Mail"]),
         .library(name: "FileUtilities", targets: ["FileUtilities"]),
         .library(name: "RenderCache", targets: ["RenderCache"]),
         .library(name: "CardPipeline", targets: ["CardPipeline"]),
@@ -130,14 +131,18 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // Preflight, imposition and sheet layout, the presses and paper sizes: PDF work that
-        // needs no card.
-        .target(name: "PressKit", dependencies: ["ImageCore", "FastPath", "PressPDF"]),
+        // Postal data with no pixels: addresses as fields, per-country formats and rules
+        // (generated from libaddressinput's data), country names, the address side's zones,
+        // mail classes, deposit manifests.
+        .target(name: "Mail", exclude: ["Generated/PROVENANCE.md"]),
+        // Preflight (ink and postal zones), imposition (sorted, cut-and-stack) and sheet
+        // layout, the presses and paper sizes: PDF work that needs no card.
+        .target(name: "PressKit", dependencies: ["ImageCore", "FastPath", "PressPDF", "Mail"]),
         .target(
             name: "CardKit",
             dependencies: [
                 "ImageCore", "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF", "PressKit",
-                "CFaceDetector", .product(name: "SystemPackage", package: "swift-system"),
+                "CFaceDetector", "Mail", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
@@ -160,7 +165,7 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "ImageCore", "PressKit", "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
+                "ImageCore", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -192,7 +197,7 @@ let package = Package(
         .target(
             name: "CardService",
             dependencies: [
-                "ImageCore", "PressKit", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "ImageCore", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
                 "ObjectStore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -216,7 +221,7 @@ let package = Package(
         .executableTarget(
             name: "cardrender",
             dependencies: [
-                "ImageCore", "PressKit",
+                "ImageCore", "Mail", "PressKit",
                 "CardKit",
                 "CardPipeline",
                 "RenderCache",
@@ -236,6 +241,9 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["ImageCore", "VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
+        .testTarget(
+            name: "MailTests",
+            dependencies: ["Mail", "ImageCore", "FastPath", "CardKit", "PressKit", "VipsKit", "TestSupport"]),
         .testTarget(
             name: "VipsKitTests",
             dependencies: ["ImageCore", "VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),

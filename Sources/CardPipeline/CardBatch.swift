@@ -128,6 +128,10 @@ public struct CardBatch: Sendable {
             outcome.path = card.record.path
             outcome.placement = card.record.placement
             outcome.cached = cache == nil ? nil : result.cached
+            let printed = renderer.settings.printFile.press?.cardFormat ?? spec.format
+            outcome.mailClass = spec.mailClass(format: printed)
+            let warnings = spec.postalWarnings(postedFrom: renderer.settings.postedFrom, format: printed)
+            outcome.postalWarnings = warnings.isEmpty ? nil : warnings
         } catch {
             outcome.error = ErrorText.describe(error, file: job.name)
             if (error as? AtomicFile.WriteError)?.isTemporary == true { outcome.temporary = true }

@@ -1,4 +1,5 @@
 import CardKit
+import Mail
 
 /// What happened to one card of a batch: its outputs and measurements, or its error.
 public struct CardOutcome: Sendable, Codable, Equatable {
@@ -80,6 +81,11 @@ public struct CardOutcome: Sendable, Codable, Equatable {
     public var error: String?
     /// Set when damaged data was rendered leniently.
     public var warning: String?
+    /// `postcard` or `letter`: how the post carries the card (from its size; docs/mail.md).
+    public var mailClass: MailClass?
+    /// What the post may do with the card, one sentence each (an international card without
+    /// a sender, a letter-sized card abroad): the card is still rendered.
+    public var postalWarnings: [String]?
     /// Set when the machine failed, not the input (a full disk): the card should be
     /// rendered again by a later run rather than given up on.
     public var temporary: Bool?

@@ -88,6 +88,12 @@ struct RenderCommand: ParsableCommand {
     )
     var engine: RenderEngine = .auto
 
+    @Option(
+        help: ArgumentHelp(
+            "The country the cards are posted in (ISO 3166-1 code, e.g. FR, BE, GB): the backs' country lines are in its language, and left out for its own addresses.",
+            valueName: "code"))
+    var postedFrom: String = "FR"
+
     @Option(help: "Most recipients on one card (each is a back rendered at print size).")
     var maxRecipients: Int = CardLimits.default.maxRecipients
 
@@ -143,6 +149,7 @@ struct RenderCommand: ParsableCommand {
         guard maxMessageBytes >= 1 else {
             throw ValidationError("--max-message-bytes must be at least 1; received \(maxMessageBytes).")
         }
+        try PostedFrom.validate(postedFrom)
     }
 
     func run() throws {
@@ -158,7 +165,8 @@ struct RenderCommand: ParsableCommand {
         let renderer = CardRenderer(
             catalogue: catalogue,
             settings: CardRenderer.Settings(
-                policy: decode.policy, qualityThreshold: minDpi, printFile: printFile, engine: engine),
+                policy: decode.policy, qualityThreshold: minDpi, printFile: printFile, engine: engine,
+                postedFrom: PostedFrom.code(postedFrom)),
             limits: CardLimits(maxRecipients: maxRecipients, maxMessageBytes: maxMessageBytes))
         let defaults = CardSpec(
             placement: placement == .auto ? .automatic : .cover, frame: frame, effect: effect.map { ColourEffect($0) },

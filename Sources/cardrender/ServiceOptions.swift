@@ -91,7 +91,14 @@ struct ServiceNodeOptions: ParsableArguments {
             valueName: "size"))
     var previewDecodes = ByteCount(bytes: 160 << 20)
 
+    @Option(
+        help: ArgumentHelp(
+            "The country the service's cards are posted in (ISO 3166-1 code): the backs' country lines are in its language, and left out for its own addresses.",
+            valueName: "code"))
+    var postedFrom: String = "FR"
+
     func validate() throws {
+        try PostedFrom.validate(postedFrom)
         guard renderWorkers >= 1 else {
             throw ValidationError("--render-workers must be at least 1; received \(renderWorkers).")
         }
@@ -148,7 +155,9 @@ struct ServiceNodeOptions: ParsableArguments {
         return PostcardService(
             configuration: PostcardService.Configuration(
                 database: database, store: store,
-                settings: CardRenderer.Settings(policy: decode, engine: engine), catalogue: catalogue,
+                settings: CardRenderer.Settings(
+                    policy: decode, engine: engine, postedFrom: PostedFrom.code(postedFrom)),
+                catalogue: catalogue,
                 presses: presses, previewThreads: workers, renderThreads: renderWorkers,
                 decodedPhotoBytes: previewDecodes.bytes,
                 lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),

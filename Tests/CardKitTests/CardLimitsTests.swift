@@ -44,7 +44,7 @@ import VipsKit
                 == "big.card.json: message.text: is 4098 bytes of UTF-8; a message may have 4096 at most (--max-message-bytes)."
         )
         var recipient = Recipient(name: "A", address1: "1 rue", postcode: "1", city: "c", country: "F")
-        recipient.city = String(repeating: "x", count: 300)
+        recipient.locality = String(repeating: "x", count: 300)
         spec = CardSpec()
         spec.recipients = [recipient]
         let field = #expect(throws: CardSpecError.self) { try render(spec) }

@@ -78,7 +78,7 @@ import Testing
         ),
         (
             #"{"version": 1, "efect": "bw"}"#,
-            "efect: is not a known field; expected one of background, card, crop, effect, frame, message, photo, recipients, transform, version."
+            "efect: is not a known field; expected one of background, card, crop, effect, frame, message, photo, recipients, sender, transform, version."
         ),
         (
             #"{"version": 1, "background": "white"}"#,

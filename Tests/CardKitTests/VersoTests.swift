@@ -1,5 +1,6 @@
 import CardKit
 import Foundation
+import Mail
 import TestSupport
 import Testing
 import VipsKit
@@ -15,12 +16,13 @@ import VipsKit
             message: message, recipient: recipient, recipientIndex: 0, format: format, specFile: "v.card.json")
     }
 
-    /// The message area: left of the dividing rule (at 56 % of the width), inside the margins.
+    /// The message area: the left half, left of the dividing rule, inside the margins and
+    /// above the coding strip (`PostalZones.messageArea`).
     func messageArea(_ image: VImage) throws -> VImage {
-        let margin = format.pixels(6)
+        let area = PostalZones(width: 148, height: 105).messageArea
+        let (left, top) = (format.pixels(area.x), format.pixels(area.y))
         return try image.extractArea(
-            left: margin, top: margin, width: Int(Double(image.width) * 0.56) - 2 * margin - 2,
-            height: image.height - 2 * margin)
+            left: left, top: top, width: format.pixels(area.maxX) - left, height: format.pixels(area.maxY) - top)
     }
 
     @Test(.enabled(if: fontsInstalled, noFonts))
@@ -162,7 +164,7 @@ import VipsKit
             name: "Mme Martine Durand", address1: "12 rue des Lilas", address2: "Bât. B", postcode: "75011",
             city: "Paris", country: "France")
         let image = try back(nil, recipient: recipient)
-        let divider = Int(Double(image.width) * 0.56)
+        let divider = image.width / 2
         let address = try image.extractArea(
             left: divider + 20, top: image.height / 2, width: image.width - divider - 100, height: image.height / 2 - 80
         )
@@ -170,7 +172,7 @@ import VipsKit
         let empty = try back(nil, recipient: nil)
         #expect(try empty.meanAbsoluteDifference(to: image) > 0.3)
         var long = recipient
-        long.address1 = String(repeating: "Résidence des Grands Chênes ", count: 3)
+        long.addressLines[0] = String(repeating: "Résidence des Grands Chênes ", count: 3)
         let error = #expect(throws: CardSpecError.self) { try back(nil, recipient: long) }
         #expect(error?.field == "recipients[0].address1")
     }

@@ -65,12 +65,17 @@ import VipsKit
         ("message.align", { $0.message?.align = .right }),
         ("message nil", { $0.message = nil }),
         ("recipients.name", { $0.recipients[0].name = "M. Durand" }),
-        ("recipients.address1", { $0.recipients[0].address1 = "13 rue des Lilas" }),
-        ("recipients.address2", { $0.recipients[0].address2 = nil }),
+        ("recipients.organisation", { $0.recipients[0].organisation = "Mairie" }),
+        ("recipients.address1", { $0.recipients[0].addressLines[0] = "13 rue des Lilas" }),
+        ("recipients.address2", { $0.recipients[0].addressLines.removeLast() }),
+        ("recipients.dependentLocality", { $0.recipients[0].dependentLocality = "Belleville" }),
         ("recipients.postcode", { $0.recipients[0].postcode = "75012" }),
-        ("recipients.city", { $0.recipients[0].city = "Lyon" }),
-        ("recipients.country", { $0.recipients[0].country = "Belgique" }),
+        ("recipients.city", { $0.recipients[0].locality = "Lyon" }),
+        ("recipients.region", { $0.recipients[0].region = "Île-de-France" }),
+        ("recipients.sortingCode", { $0.recipients[0].sortingCode = "CEDEX 11" }),
+        ("recipients.country", { $0.recipients[0].country = "BE" }),
         ("recipients count", { $0.recipients.append(recipient) }),
+        ("sender", { $0.sender = recipient }),
     ]
 
     /// The key names every native library that makes the bytes (by the headers built
@@ -99,11 +104,18 @@ import VipsKit
         // The fields covered here are all the fields there are.
         #expect(
             labels(Self.base)
-                == ["photo", "placement", "frame", "effect", "format", "background", "message", "recipients"])
+                == [
+                    "photo", "placement", "frame", "effect", "format", "background", "message", "recipients", "sender",
+                ])
         #expect(labels(Self.base.format) == ["size", "dpi", "bleed"])
         #expect(labels(Self.base.effect!) == ["name", "strength"])
         #expect(labels(Self.base.message!) == ["text", "font", "size", "colour", "align"])
-        #expect(labels(Self.recipient) == ["name", "address1", "address2", "postcode", "city", "country"])
+        #expect(
+            labels(Self.recipient)
+                == [
+                    "name", "organisation", "addressLines", "dependentLocality", "locality", "region", "postcode",
+                    "sortingCode", "country",
+                ])
         let baseKey = try key(Self.base)
         var seen: Set<CacheKey> = [baseKey]
         for (name, change) in Self.specVariants {
@@ -142,7 +154,7 @@ import VipsKit
         let settings = CardRenderer.Settings()
         #expect(
             labels(settings) == [
-                "policy", "qualityThreshold", "printFile", "sampleLongSide", "smallWidth", "engine",
+                "policy", "qualityThreshold", "printFile", "sampleLongSide", "smallWidth", "engine", "postedFrom",
             ])
         let press = Self.press(profile: [1, 2, 3])
         #expect(
@@ -175,6 +187,7 @@ import VipsKit
             ("sampleLongSide", { $0.sampleLongSide = 801 }),
             ("smallWidth", { $0.smallWidth = 201 }),
             ("engine", { $0.engine = .general }),
+            ("postedFrom", { $0.postedFrom = "BE" }),
             ("printFile pdf", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3]), quality: 92) }),
             ("printFile pdf quality", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3]), quality: 91) }),
             ("press.bleed", { $0.printFile = .pdf(Self.press(profile: [1, 2, 3], bleed: 4), quality: 92) }),

@@ -11,6 +11,8 @@ public struct VersoArtwork: Sendable {
         public var origin: (x: Double, y: Double)
         /// sRGB, 0-255 per channel.
         public var rgb: [Double]
+        /// Horizontal scale about `origin` (below 1 for an address line condensed to fit).
+        public var scaleX: Double = 1
     }
 
     /// A drawn picture (a run of colour glyphs).

@@ -1,204 +1,362 @@
+import Mail
 import VipsKit
 
-/// Lays out the back of a postcard: the message on the left, a dividing rule, a stamp box
-/// top right and the address on ruled lines bottom right, at print size.
+/// Lays out the back of a postcard by the posts' rules: the message (and the sender, small)
+/// on the left half, a dividing rule, the stamp box in the franking zone top right and the
+/// address written for its destination bottom right, clear of the strip along the bottom
+/// where sorting machines print their barcode (`PostalZones`, `AddressBlock`).
 ///
 /// The back is always landscape (a portrait card's back is printed turned, as postcards
 /// are); size, dpi and bleed are the front's. Text is laid out and drawn by Pango and cairo
 /// (`TextLayout`): the chosen font from its file, then a fallback chain for other scripts
 /// and emoji; a character no font has is an error, never a box.
 public struct VersoRenderer: Sendable {
-    /// Ink of the rules and the stamp box.
+    /// Ink of the divider and the stamp box.
     static let ruleGrey: [Double] = [150, 150, 150]
+    /// The address's type size: 12 pt, shrunk in half points to fit, never below 9 pt.
+    static let addressSizes: [Double] = stride(from: 12.0, through: 9.0, by: -0.5).map { $0 }
+    /// A line still too wide at 9 pt is condensed to fit, never below this share of its width.
+    static let narrowest = 0.6
+    /// The sender's type size.
+    static let senderSize = 7.0
 
-    public init() {}
+    /// The country the cards are posted in (ISO alpha-2): it decides the country line's
+    /// language and whether a card is domestic.
+    public var postedFrom: String
 
-    /// Where things sit on the back, in pixels of the trimmed (landscape) card.
-    private struct Geometry {
-        let width: Int, height: Int, margin: Int, divider: Int
-        let ruleLeft: Int, ruleWidth: Int, ruleSpacing: Int, firstRule: Int
-        var messageWidth: Int { divider - 2 * margin }
-        var messageHeight: Int { height - 2 * margin }
+    public init(postedFrom: String = "FR") {
+        self.postedFrom = postedFrom
+    }
+
+    /// The zones and rules of the back in print pixels of the trimmed (landscape) card.
+    struct Geometry {
+        let format: CardFormat
+        let zones: PostalZones
+        let width: Int, height: Int
 
         init(format: CardFormat) {
+            self.format = format
+            let millimetres = format.size.millimetres
+            zones = PostalZones(width: millimetres.long, height: millimetres.short)
             let trim = format.trimPixels(.landscape)
             (width, height) = (trim.width, trim.height)
-            let mm = { (value: Double) in format.pixels(value) }
-            margin = mm(6)
-            divider = Int(Double(width) * 0.56)
-            ruleLeft = divider + mm(8)
-            ruleWidth = width - margin - ruleLeft
-            ruleSpacing = mm(12)
-            firstRule = height - margin - 4 * ruleSpacing - mm(4)
+        }
+
+        func px(_ millimetres: Double) -> Int { format.pixels(millimetres) }
+        func px(_ rect: PostalZones.Rect) -> (x: Int, y: Int, width: Int, height: Int) {
+            let (x, y) = (px(rect.x), px(rect.y))
+            return (x, y, px(rect.maxX) - x, px(rect.maxY) - y)
+        }
+        /// The divider and the stamp box's four sides.
+        var rules: [(x: Int, y: Int, width: Int, height: Int)] {
+            let divider = px(zones.dividerRule)
+            let stamp = px(zones.stampBox)
+            let line = max(2, px(0.4))
+            return [
+                (divider.x, divider.y, max(2, px(0.5)), divider.height),
+                (stamp.x, stamp.y, stamp.width, line), (stamp.x, stamp.y + stamp.height - line, stamp.width, line),
+                (stamp.x, stamp.y, line, stamp.height), (stamp.x + stamp.width - line, stamp.y, line, stamp.height),
+            ]
         }
     }
 
-    /// The backs of a card, one per recipient (one with an empty address block when there
-    /// are none), with their dpi set. The rules and the message are laid out and drawn once
-    /// and shared by every back; only the addresses differ.
+    /// A block of address lines fitted to its zone: each line's text, size and place.
+    struct PlacedBlock {
+        struct Line {
+            var text: String
+            var fields: [String]
+            var x: Int, y: Int
+            /// Horizontal scale (1 unless condensed to fit at the smallest size).
+            var condensed: Double
+        }
+        var lines: [Line]
+        var points: Double
+    }
+
+    /// The backs of a card, one per recipient (one with no address when there are none),
+    /// with their dpi set. The rules, sender and message are laid out and drawn once and
+    /// shared by every back; only the addresses differ.
     /// - Throws: as `render(message:recipient:recipientIndex:format:specFile:)`.
-    public func render(message: CardMessage?, recipients: [Recipient], format: CardFormat, specFile: String)
-        throws -> [VImage]
-    {
-        let base = try blank(message: message, format: format, specFile: specFile)
+    public func render(
+        message: CardMessage?, sender: Recipient? = nil, recipients: [Recipient], format: CardFormat, specFile: String
+    ) throws -> [VImage] {
+        let base = try blank(message: message, sender: sender, format: format, specFile: specFile)
         let list: [Recipient?] = recipients.isEmpty ? [nil] : recipients
         return try list.enumerated().map { index, recipient in
             try finish(base, recipient: recipient, recipientIndex: index, format: format, specFile: specFile)
         }
     }
 
-    /// The finished back, with its dpi set: message (if any) and the address of `recipient`
-    /// (an empty address block when nil).
+    /// The finished back, with its dpi set: message and sender (if any) and the address of
+    /// `recipient` (none when nil).
     /// - Throws: `CardSpecError` for a character no font has, a message that makes more than
-    ///   12 lines or does not fit, or an address line too long for the block; `VipsError`.
+    ///   12 lines or does not fit, or an address the destination's post would refuse; `VipsError`.
     public func render(
-        message: CardMessage?, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
+        message: CardMessage?, sender: Recipient? = nil, recipient: Recipient?, recipientIndex: Int,
+        format: CardFormat, specFile: String
     ) throws -> VImage {
         try finish(
-            blank(message: message, format: format, specFile: specFile), recipient: recipient,
+            blank(message: message, sender: sender, format: format, specFile: specFile), recipient: recipient,
             recipientIndex: recipientIndex, format: format, specFile: specFile)
     }
 
-    /// The back without an address: rules, stamp box and the message, in memory.
-    private func blank(message: CardMessage?, format: CardFormat, specFile: String) throws -> VImage {
+    /// The back without an address: rules, stamp box, sender and message, in memory.
+    private func blank(message: CardMessage?, sender: Recipient?, format: CardFormat, specFile: String) throws
+        -> VImage
+    {
         let geometry = Geometry(format: format)
-        let (width, height, margin) = (geometry.width, geometry.height, geometry.margin)
-        let mm = { (value: Double) in format.pixels(value) }
-        let stamp = (width: mm(24), height: mm(30))
-        let (ruleLeft, ruleWidth, ruleSpacing, firstRule) = (
-            geometry.ruleLeft, geometry.ruleWidth, geometry.ruleSpacing, geometry.firstRule
-        )
-        var rectangles: [(x: Int, y: Int, width: Int, height: Int, ink: [Double])] = [
-            (geometry.divider, margin, max(2, mm(0.5)), height - 2 * margin, Self.ruleGrey)
-        ]
-        let (stampX, stampY, line) = (width - margin - stamp.width, margin, max(2, mm(0.4)))
-        rectangles += [
-            (stampX, stampY, stamp.width, line, Self.ruleGrey),
-            (stampX, stampY + stamp.height - line, stamp.width, line, Self.ruleGrey),
-            (stampX, stampY, line, stamp.height, Self.ruleGrey),
-            (stampX + stamp.width - line, stampY, line, stamp.height, Self.ruleGrey),
-        ]
-        for index in 0..<5 {
-            rectangles.append((ruleLeft, firstRule + index * ruleSpacing, ruleWidth, max(2, mm(0.3)), [170, 170, 170]))
+        var card = try VImage.solid(width: geometry.width, height: geometry.height, colour: [255, 255, 255])
+            .drawingRectangles(geometry.rules.map { ($0.x, $0.y, $0.width, $0.height, Self.ruleGrey) })
+        let senderBlock = try sender.map { try placeSender($0, geometry: geometry, specFile: specFile) }
+        if let senderBlock {
+            card = try draw(senderBlock, on: card, dpi: format.dpi)
         }
-        var card = try VImage.solid(width: width, height: height, colour: [255, 255, 255]).drawingRectangles(rectangles)
-
         if let message {
+            let area = messageArea(geometry, below: senderBlock)
             let block = try layOut(
-                message, areaWidth: geometry.messageWidth, areaHeight: geometry.messageHeight, dpi: format.dpi,
-                specFile: specFile, draw: true)
-            card = try ink(card, block: block, at: (margin, margin))
+                message, areaWidth: area.width, areaHeight: area.height, dpi: format.dpi, specFile: specFile,
+                draw: true)
+            card = try ink(card, block: block, at: (area.x, area.y), condensed: 1)
         }
         return try card.inMemory()
     }
 
-    /// `base` with the address of `recipient` on its rules, bleed added, dpi set.
+    /// `base` with the address of `recipient`, bleed added, dpi set.
     private func finish(
         _ base: VImage, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
     ) throws -> VImage {
         let geometry = Geometry(format: format)
-        let (width, height) = (geometry.width, geometry.height)
-        let mm = { (value: Double) in format.pixels(value) }
         var card = base
         if let recipient {
-            for (index, line) in addressLines(recipient, index: recipientIndex).enumerated() {
-                let block = try layOutAddress(
-                    line, width: geometry.ruleWidth, dpi: format.dpi, specFile: specFile, draw: true)
-                let ruleY = geometry.firstRule + index * geometry.ruleSpacing
-                let ruleLeft = geometry.ruleLeft
-                card = try ink(card, block: block, at: (ruleLeft + mm(1), ruleY - block.height - mm(1.5)))
-            }
+            let block = try placeAddress(recipient, index: recipientIndex, geometry: geometry, specFile: specFile)
+            card = try draw(block, on: card, dpi: format.dpi)
         }
         let bleed = format.bleedPixels
         if bleed > 0 {
             card = try card.embedded(
-                x: bleed, y: bleed, width: width + 2 * bleed, height: height + 2 * bleed, background: [255, 255, 255])
+                x: bleed, y: bleed, width: geometry.width + 2 * bleed, height: geometry.height + 2 * bleed,
+                background: [255, 255, 255])
         }
         return try card.withResolution(dotsPerInch: Double(format.dpi)).inMemory()
+    }
+
+    /// The lines of `block` drawn in black on `card`.
+    private func draw(_ block: PlacedBlock, on card: VImage, dpi: Int) throws -> VImage {
+        var card = card
+        for line in block.lines {
+            let drawn = try TextLayout.layOut(
+                line.text, font: Self.addressFont(block.points), dpi: dpi, wrapWidth: nil, draw: true)
+            card = try ink(card, block: drawn, at: (line.x, line.y), condensed: line.condensed)
+        }
+        return card
     }
 
     /// The back for `recipient` as vector art (a press PDF's second page): the same geometry,
     /// layout and checks as `render`, the text as glyph outlines.
     /// - Throws: as `render(message:recipient:recipientIndex:format:specFile:)`.
     public func artwork(
-        message: CardMessage?, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
+        message: CardMessage?, sender: Recipient? = nil, recipient: Recipient?, recipientIndex: Int,
+        format: CardFormat, specFile: String
     ) throws -> VersoArtwork {
         let geometry = Geometry(format: format)
-        let (width, height, margin) = (geometry.width, geometry.height, geometry.margin)
         let bleed = Double(format.bleedPixels)
-        let mm = { (value: Double) in format.pixels(value) }
         var fills: [VersoArtwork.Fill] = []
         var pictures: [VersoArtwork.Picture] = []
-        func rectangle(_ x: Int, _ y: Int, _ width: Int, _ height: Int, _ rgb: [Double]) {
-            fills.append(.init(path: "\(x) \(y) \(width) \(height) re\n", origin: (bleed, bleed), rgb: rgb))
-        }
-        func text(_ outline: TextLayout.Outline, at origin: (x: Int, y: Int), rgb: [Double]) {
+        func text(_ outline: TextLayout.Outline, at origin: (x: Int, y: Int), rgb: [Double], condensed: Double) {
             let (x, y) = (bleed + Double(origin.x), bleed + Double(origin.y))
-            if !outline.path.isEmpty { fills.append(.init(path: outline.path, origin: (x, y), rgb: rgb)) }
+            if !outline.path.isEmpty {
+                fills.append(.init(path: outline.path, origin: (x, y), rgb: rgb, scaleX: condensed))
+            }
             for image in outline.images {
                 pictures.append(
-                    .init(x: x + image.x, y: y + image.y, width: image.width, height: image.height, rgba: image.rgba))
+                    .init(
+                        x: x + image.x * condensed, y: y + image.y, width: image.width, height: image.height,
+                        rgba: image.rgba))
             }
         }
-        let stamp = (width: mm(24), height: mm(30))
-        rectangle(geometry.divider, margin, max(2, mm(0.5)), height - 2 * margin, Self.ruleGrey)
-        let (stampX, stampY, line) = (width - margin - stamp.width, margin, max(2, mm(0.4)))
-        rectangle(stampX, stampY, stamp.width, line, Self.ruleGrey)
-        rectangle(stampX, stampY + stamp.height - line, stamp.width, line, Self.ruleGrey)
-        rectangle(stampX, stampY, line, stamp.height, Self.ruleGrey)
-        rectangle(stampX + stamp.width - line, stampY, line, stamp.height, Self.ruleGrey)
-        for index in 0..<5 {
-            rectangle(
-                geometry.ruleLeft, geometry.firstRule + index * geometry.ruleSpacing, geometry.ruleWidth,
-                max(2, mm(0.3)), [170, 170, 170])
+        for rule in geometry.rules {
+            fills.append(
+                .init(
+                    path: "\(rule.x) \(rule.y) \(rule.width) \(rule.height) re\n", origin: (bleed, bleed),
+                    rgb: Self.ruleGrey))
         }
+        func addressText(_ block: PlacedBlock) throws {
+            for line in block.lines {
+                let outline = try TextLayout.outline(
+                    line.text, font: Self.addressFont(block.points), dpi: format.dpi, wrapWidth: nil)
+                text(outline, at: (line.x, line.y), rgb: [0, 0, 0], condensed: line.condensed)
+            }
+        }
+        let senderBlock = try sender.map { try placeSender($0, geometry: geometry, specFile: specFile) }
+        if let senderBlock { try addressText(senderBlock) }
         if let message {
+            let area = messageArea(geometry, below: senderBlock)
             // Checked exactly as the raster back (lines, words, height, missing characters).
             _ = try layOut(
-                message, areaWidth: geometry.messageWidth, areaHeight: geometry.messageHeight, dpi: format.dpi,
-                specFile: specFile, draw: false)
-            let alignment: TextLayout.Alignment =
-                switch message.align {
-                case .left: .left
-                case .centre: .centre
-                case .right: .right
-                }
+                message, areaWidth: area.width, areaHeight: area.height, dpi: format.dpi, specFile: specFile,
+                draw: false)
             let outline = try TextLayout.outline(
                 message.text, font: message.font.description(size: message.size), dpi: format.dpi,
-                wrapWidth: geometry.messageWidth, alignment: alignment)
-            text(outline, at: (margin, margin), rgb: message.colour.rgb)
+                wrapWidth: area.width, alignment: Self.alignment(message))
+            text(outline, at: (area.x, area.y), rgb: message.colour.rgb, condensed: 1)
         }
         if let recipient {
-            for (index, line) in addressLines(recipient, index: recipientIndex).enumerated() {
-                let block = try layOutAddress(
-                    line, width: geometry.ruleWidth, dpi: format.dpi, specFile: specFile, draw: false)
-                let outline = try TextLayout.outline(
-                    line.text, font: CardMessage.Font.sans.description(size: 12), dpi: format.dpi, wrapWidth: nil)
-                let ruleY = geometry.firstRule + index * geometry.ruleSpacing
-                text(outline, at: (geometry.ruleLeft + mm(1), ruleY - block.height - mm(1.5)), rgb: [0, 0, 0])
-            }
+            try addressText(placeAddress(recipient, index: recipientIndex, geometry: geometry, specFile: specFile))
         }
         return VersoArtwork(
-            width: width + 2 * format.bleedPixels, height: height + 2 * format.bleedPixels, dpi: format.dpi,
-            fills: fills, pictures: pictures)
+            width: geometry.width + 2 * format.bleedPixels, height: geometry.height + 2 * format.bleedPixels,
+            dpi: format.dpi, fills: fills, pictures: pictures)
     }
 
     /// Checks, without drawing, everything `render` would refuse in the text: characters no
-    /// font has, the line count, words too wide, a message taller than its area, address
-    /// lines too long. Cheap (a Pango layout per field), so a card fails before its photo is
-    /// decoded.
+    /// font has, the line count, words too wide, a message taller than its area, addresses the
+    /// destination's post would refuse or that do not fit their zone. Cheap (a Pango layout
+    /// per field), so a card fails before its photo is decoded.
     /// - Throws: `CardSpecError` naming the field.
-    public func check(message: CardMessage?, recipients: [Recipient], format: CardFormat, specFile: String) throws {
+    public func check(
+        message: CardMessage?, sender: Recipient? = nil, recipients: [Recipient], format: CardFormat, specFile: String
+    ) throws {
         let geometry = Geometry(format: format)
+        let senderBlock = try sender.map { try placeSender($0, geometry: geometry, specFile: specFile) }
         if let message {
+            let area = messageArea(geometry, below: senderBlock)
             _ = try layOut(
-                message, areaWidth: geometry.messageWidth, areaHeight: geometry.messageHeight, dpi: format.dpi,
-                specFile: specFile, draw: false)
+                message, areaWidth: area.width, areaHeight: area.height, dpi: format.dpi, specFile: specFile,
+                draw: false)
         }
         for (index, recipient) in recipients.enumerated() {
-            for line in addressLines(recipient, index: index) {
-                _ = try layOutAddress(line, width: geometry.ruleWidth, dpi: format.dpi, specFile: specFile, draw: false)
+            _ = try placeAddress(recipient, index: index, geometry: geometry, specFile: specFile)
+        }
+    }
+
+    /// The address block of `recipient` written for its destination (`AddressBlock`).
+    /// - Throws: `CardSpecError` naming `recipients[index]` and the field, in words.
+    public func addressBlock(_ recipient: Recipient, index: Int, specFile: String) throws -> AddressBlock {
+        try Self.written(
+            recipient, postedFrom: postedFrom, owner: "recipient \(index + 1)", path: "recipients[\(index)]",
+            specFile: specFile)
+    }
+
+    /// `address` as an `AddressBlock`, its problems as `CardSpecError`s.
+    static func written(_ address: Recipient, postedFrom: String, owner: String, path: String, specFile: String)
+        throws -> AddressBlock
+    {
+        guard let origin = Country.named(code: postedFrom) else {
+            throw CardSpecError(file: specFile, field: "postedFrom", problem: "\(postedFrom) is not a country code.")
+        }
+        do {
+            return try AddressBlock(address, postedFrom: origin)
+        } catch {
+            throw CardSpecError(
+                file: specFile, field: error.field.map { path + "." + $0 } ?? path,
+                problem: error.sentence(owner: owner))
+        }
+    }
+
+    /// The message area: the left half above the coding strip, and above the sender's block.
+    private func messageArea(_ geometry: Geometry, below sender: PlacedBlock?) -> (
+        x: Int, y: Int, width: Int, height: Int
+    ) {
+        let area = geometry.px(geometry.zones.messageArea)
+        guard let top = sender?.lines.first?.y else { return area }
+        return (area.x, area.y, area.width, max(1, top - geometry.px(3) - area.y))
+    }
+
+    /// The sender's lines, small, at the bottom of the left half, above the coding strip.
+    private func placeSender(_ sender: Recipient, geometry: Geometry, specFile: String) throws -> PlacedBlock {
+        let block = try Self.written(
+            sender, postedFrom: postedFrom, owner: "the sender", path: "sender", specFile: specFile)
+        let label = (Country.named(code: postedFrom)?.writesFrench ?? false) ? "Expéditeur :" : "From:"
+        let lines = [AddressBlock.Line(text: label, fields: ["name"])] + block.lines
+        let area = geometry.px(geometry.zones.messageArea)
+        return try fit(
+            lines, of: sender, sizes: [Self.senderSize], left: area.x, width: area.width,
+            bottom: area.y + area.height, minTop: area.y, owner: "the sender", path: "sender", dpi: geometry.format.dpi,
+            specFile: specFile)
+    }
+
+    /// The recipient's lines in the address zone, bottom right, left-aligned.
+    private func placeAddress(_ recipient: Recipient, index: Int, geometry: Geometry, specFile: String) throws
+        -> PlacedBlock
+    {
+        let block = try addressBlock(recipient, index: index, specFile: specFile)
+        let zone = geometry.px(geometry.zones.addressZone)
+        return try fit(
+            block.lines, of: recipient, sizes: Self.addressSizes, left: zone.x, width: zone.width,
+            bottom: zone.y + zone.height - geometry.px(1), minTop: zone.y, owner: "recipient \(index + 1)",
+            path: "recipients[\(index)]", dpi: geometry.format.dpi, specFile: specFile)
+    }
+
+    /// `lines` at the largest of `sizes` at which every line is `width` wide at most and the
+    /// block fits between `minTop` and `bottom`; at the smallest size a line still too wide is
+    /// condensed (to `narrowest` at most).
+    /// - Throws: `CardSpecError` for a character no font has (naming the field), or a block
+    ///   that cannot fit.
+    private func fit(
+        _ lines: [AddressBlock.Line], of address: Recipient?, sizes: [Double], left: Int, width: Int, bottom: Int,
+        minTop: Int, owner: String, path: String, dpi: Int, specFile: String
+    ) throws -> PlacedBlock {
+        try TextLayout.register(fontFile: CardMessage.Font.sans.file)
+        for (sizeIndex, points) in sizes.enumerated() {
+            let font = Self.addressFont(points)
+            var measured: [(width: Int, height: Int)] = []
+            for line in lines {
+                let block = try TextLayout.layOut(line.text, font: font, dpi: dpi, wrapWidth: nil, draw: false)
+                if let scalar = block.missingCharacter {
+                    // Name the field the character is in.
+                    let field = line.fields.first { name in
+                        address?.fields.first { $0.name == name }?.text.unicodeScalars.contains(scalar) ?? false
+                    }
+                    try Self.refuseMissing(
+                        block, field: path + "." + (field ?? line.fields.first ?? "name"), specFile: specFile)
+                }
+                measured.append((block.width, block.height))
             }
+            let total = measured.reduce(0) { $0 + $1.height }
+            let isLast = sizeIndex == sizes.count - 1
+            let widest = measured.map(\.width).max() ?? 0
+            guard widest <= width || isLast, total <= bottom - minTop || isLast else { continue }
+            guard total <= bottom - minTop else {
+                throw CardSpecError(
+                    file: specFile, field: path,
+                    problem: "\(owner): the address is too tall for its zone at \(Self.points(points)) pt; "
+                        + "leave out a line.")
+            }
+            var placed: [PlacedBlock.Line] = []
+            var y = bottom - total
+            for (line, size) in zip(lines, measured) {
+                let condensed = size.width > width ? Double(width) / Double(size.width) : 1
+                guard condensed >= Self.narrowest else {
+                    let field = line.fields.first ?? "name"
+                    throw CardSpecError(
+                        file: specFile, field: path + "." + field,
+                        problem: "\(owner), \(AddressProblem.label(field)): the line \"\(line.text)\" is too wide "
+                            + "for the address zone even at \(Self.points(points)) pt; shorten it.")
+                }
+                placed.append(.init(text: line.text, fields: line.fields, x: left, y: y, condensed: condensed))
+                y += size.height
+            }
+            return PlacedBlock(lines: placed, points: points)
+        }
+        throw CardSpecError(file: specFile, field: path, problem: "\(owner): the address has no sizes to fit.")
+    }
+
+    /// "9" or "10.5".
+    private static func points(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// The address font (Liberation Sans and its fallbacks) at `points`.
+    static func addressFont(_ points: Double) -> String {
+        let font = CardMessage.Font.sans
+        return ([font.family] + font.fallbackFamilies).joined(separator: ", ") + " " + Self.points(points)
+    }
+
+    private static func alignment(_ message: CardMessage) -> TextLayout.Alignment {
+        switch message.align {
+        case .left: .left
+        case .centre: .centre
+        case .right: .right
         }
     }
 
@@ -212,15 +370,9 @@ public struct VersoRenderer: Sendable {
     ) throws -> TextLayout.Block {
         let field = "message.text"
         try TextLayout.register(fontFile: message.font.file)
-        let alignment: TextLayout.Alignment =
-            switch message.align {
-            case .left: .left
-            case .centre: .centre
-            case .right: .right
-            }
         let block = try TextLayout.layOut(
             message.text, font: message.font.description(size: message.size), dpi: dpi, wrapWidth: areaWidth,
-            alignment: alignment, colour: message.colour.rgb, draw: draw)
+            alignment: Self.alignment(message), colour: message.colour.rgb, draw: draw)
         try Self.refuseMissing(block, field: field, specFile: specFile)
         guard block.lines <= CardMessage.maxLines else {
             throw CardSpecError(
@@ -244,58 +396,6 @@ public struct VersoRenderer: Sendable {
         return block
     }
 
-    /// One line of an address, with the spec field each part comes from.
-    private struct AddressLine {
-        var text: String
-        /// The fields printed on this line, e.g. `recipients[0].postcode` and `.city`.
-        var fields: [(name: String, text: String)]
-    }
-
-    /// The address as printed (`Recipient.lines`), each line with its fields.
-    private func addressLines(_ recipient: Recipient, index: Int) -> [AddressLine] {
-        let prefix = "recipients[\(index)]."
-        var lines = [
-            AddressLine(text: recipient.name, fields: [(prefix + "name", recipient.name)]),
-            AddressLine(text: recipient.address1, fields: [(prefix + "address1", recipient.address1)]),
-        ]
-        if let address2 = recipient.address2 {
-            lines.append(AddressLine(text: address2, fields: [(prefix + "address2", address2)]))
-        }
-        lines.append(
-            AddressLine(
-                text: "\(recipient.postcode) \(recipient.city)",
-                fields: [(prefix + "postcode", recipient.postcode), (prefix + "city", recipient.city)]))
-        let country = recipient.country.uppercased()
-        lines.append(AddressLine(text: country, fields: [(prefix + "country", country)]))
-        return lines
-    }
-
-    /// One address line in the address font (sans, 12 pt), unwrapped.
-    /// - Throws: `CardSpecError` naming the field for a character no font has, or a line
-    ///   wider than the ruled lines.
-    private func layOutAddress(_ line: AddressLine, width: Int, dpi: Int, specFile: String, draw: Bool) throws
-        -> TextLayout.Block
-    {
-        let font = CardMessage.Font.sans
-        try TextLayout.register(fontFile: font.file)
-        let description = font.description(size: 12)
-        let block = try TextLayout.layOut(line.text, font: description, dpi: dpi, wrapWidth: nil, draw: draw)
-        if block.missingCharacter != nil {
-            // Name the field the character is in.
-            for (field, text) in line.fields {
-                let part = try TextLayout.layOut(text, font: description, dpi: dpi, wrapWidth: nil, draw: false)
-                try Self.refuseMissing(part, field: field, specFile: specFile)
-            }
-            try Self.refuseMissing(block, field: line.fields[0].name, specFile: specFile)
-        }
-        guard block.width <= width else {
-            throw CardSpecError(
-                file: specFile, field: line.fields[0].name,
-                problem: "is too long for the address block (\(block.width) pixels of \(width) at 12 pt).")
-        }
-        return block
-    }
-
     /// Refuses a block in which Pango drew a character as a box.
     private static func refuseMissing(_ block: TextLayout.Block, field: String, specFile: String) throws {
         guard let scalar = block.missingCharacter else { return }
@@ -307,9 +407,24 @@ public struct VersoRenderer: Sendable {
                 + "Noto for other scripts and emoji, then every other font installed).")
     }
 
-    /// `card` with the drawn `block` laid over it, the block's logical top left at `origin`.
-    private func ink(_ card: VImage, block: TextLayout.Block, at origin: (x: Int, y: Int)) throws -> VImage {
-        guard let ink = block.ink else { return card }
+    /// `card` with the drawn `block` laid over it, the block's logical top left at `origin`,
+    /// condensed horizontally by `condensed` (1: as drawn).
+    private func ink(_ card: VImage, block: TextLayout.Block, at origin: (x: Int, y: Int), condensed: Double)
+        throws -> VImage
+    {
+        guard var ink = block.ink else { return card }
+        if condensed < 1 {
+            func narrow(_ image: VImage) throws -> VImage {
+                try image.transformed(
+                    matrix: (condensed, 0, 0, 1), inputOffset: (0, 0), outputOffset: (0, 0),
+                    area: (0, 0, max(1, Int((Double(image.width) * condensed).rounded(.up))), image.height),
+                    interpolation: .bilinear, background: [0])
+            }
+            ink = (
+                try narrow(ink.colour), try narrow(ink.alpha),
+                (Int((Double(ink.origin.x) * condensed).rounded()), ink.origin.y)
+            )
+        }
         let (x, y) = (origin.x - ink.origin.x, origin.y - ink.origin.y)
         let alpha = try ink.alpha.embedded(x: x, y: y, width: card.width, height: card.height, background: [0])
         let colour = try ink.colour.embedded(

@@ -54,9 +54,12 @@ public struct PressDocument {
     }
 
     /// The PDF of one postcard: `photo` on page 1, `back` (this postcard's recipient; nil
-    /// for a card without a back) on page 2, `title` as the document's title.
+    /// for a card without a back) on page 2, `title` as the document's title, `info` as more
+    /// Info entries (the destination `impose --sort destination` reads: `/DestinationCountry`...).
     /// - Throws: `ColourTransform.Failure`, `QPDFDocument.Failure`.
-    public func pdf(photo: SeparatedPhoto, back: VersoArtwork?, title: String) throws -> [UInt8] {
+    public func pdf(photo: SeparatedPhoto, back: VersoArtwork?, title: String, info extra: [(String, String)] = [])
+        throws -> [UInt8]
+    {
         let condition = press.condition
         let transform = try ColourTransform.toPress(profile: condition.profile, inkLimit: condition.inkLimit)
         let document = try QPDFDocument()
@@ -99,7 +102,8 @@ public struct PressDocument {
             : "/GTS_PDFXVersion (PDF/X-4)"
         let info = try document.indirect(
             "<< /Title \(PDFSyntax.text(title)) /Creator (cardrender) /Producer (cardrender with libqpdf) "
-                + "/CreationDate (\(Self.documentDate)) /ModDate (\(Self.documentDate)) /Trapped /False \(version) >>")
+                + "/CreationDate (\(Self.documentDate)) /ModDate (\(Self.documentDate)) /Trapped /False \(version)"
+                + extra.map { " /\($0.0) \(PDFSyntax.text($0.1))" }.joined() + " >>")
         try document.set("/Info", of: document.trailer, to: info)
         if press.format == .pdfX4 {
             let metadata = try document.stream(
@@ -148,7 +152,7 @@ public struct PressDocument {
         for fill in back.fills {
             let ink = Self.ink(fill.rgb, transform: transform)
             content +=
-                "q 1 0 0 1 \(PDFSyntax.number(fill.origin.x)) \(PDFSyntax.number(fill.origin.y)) cm \(ink) k\n\(fill.path)f Q\n"
+                "q \(PDFSyntax.number(fill.scaleX)) 0 0 1 \(PDFSyntax.number(fill.origin.x)) \(PDFSyntax.number(fill.origin.y)) cm \(ink) k\n\(fill.path)f Q\n"
         }
         var resources: [(String, QPDFDocument.Object)] = []
         for (index, picture) in back.pictures.enumerated() {

@@ -14,6 +14,7 @@ public struct CardRenderFailure: Error, Sendable, Equatable, CustomStringConvert
         case blending = "blending the frame"
         case encoding = "encoding the outputs"
         case back = "drawing the back"
+        case postal = "checking the back's postal zones"
     }
 
     /// The stage that failed.

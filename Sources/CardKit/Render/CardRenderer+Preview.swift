@@ -42,9 +42,9 @@ extension CardRenderer {
                     received: nil, in: specFile)
             }
             let backs = try CardRenderFailure.during(.back, file: specFile) {
-                try VersoRenderer().render(
-                    message: spec.message, recipients: Array(spec.recipients.prefix(1)), format: spec.format,
-                    specFile: specFile)
+                try VersoRenderer(postedFrom: settings.postedFrom).render(
+                    message: spec.message, sender: spec.sender, recipients: Array(spec.recipients.prefix(1)),
+                    format: spec.format, specFile: specFile)
             }
             return try CardRenderFailure.during(.back, file: specFile) {
                 try CardOutputs(printSize: Size(width: backs[0].width, height: backs[0].height), settings: settings)

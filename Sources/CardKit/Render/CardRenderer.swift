@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import Mail
 import PressKit
 import VipsKit
 
@@ -42,11 +43,14 @@ public struct CardRenderer: Sendable {
         public var smallWidth: Int
         /// Which pixel path may render fronts.
         public var engine: RenderEngine
+        /// The country the cards are posted in (ISO alpha-2, FR by default): the backs' country
+        /// lines are in its language and left out for its own addresses.
+        public var postedFrom: String
 
         public init(
             policy: DecodePolicy = .default, qualityThreshold: Double = 150,
             printFile: PrintFile = .jpeg,
-            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto
+            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto, postedFrom: String = "FR"
         ) {
             self.policy = policy
             self.qualityThreshold = qualityThreshold
@@ -54,6 +58,7 @@ public struct CardRenderer: Sendable {
             self.sampleLongSide = sampleLongSide
             self.smallWidth = smallWidth
             self.engine = engine
+            self.postedFrom = postedFrom
         }
     }
 
@@ -96,14 +101,19 @@ public struct CardRenderer: Sendable {
             // A message the back cannot hold is the spec's (CardSpecError passes through);
             // anything else failing there is cardrender's.
             let backs = try CardRenderFailure.during(.back, file: specFile) {
-                try VersoRenderer().render(
-                    message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
+                try VersoRenderer(postedFrom: settings.postedFrom).render(
+                    message: spec.message, sender: spec.sender, recipients: spec.recipients, format: spec.format,
+                    specFile: specFile)
             }
-            versos = try backs.map { back in
-                try CardRenderFailure.during(.back, file: specFile) {
+            versos = try backs.enumerated().map { index, back in
+                let side = try CardRenderFailure.during(.back, file: specFile) {
                     try CardOutputs(printSize: Size(width: back.width, height: back.height), settings: settings)
                         .encode(back)
                 }
+                try checkPostalZones(
+                    side, back: back, format: spec.format, recipient: spec.recipients.isEmpty ? nil : index,
+                    specFile: specFile)
+                return side
             }
         }
         if let press = settings.printFile.press, let pixels = executed.pixels {
@@ -124,6 +134,33 @@ public struct CardRenderer: Sendable {
             quality: PrintQuality(effectiveDPI: effectiveDPI, threshold: settings.qualityThreshold),
             versos: versos, warning: executed.warning, path: executor.path, renderTime: ContinuousClock.now - started,
             firstPlacement: placed)
+    }
+
+    /// Checks a back as the post will meet it (`PostalCheck`), on its print file: the JPEG
+    /// decoded at half size, or the pixels of a TIFF (a press's PDF back is drawn from the
+    /// same layout as vector art).
+    /// - Throws: `CardRenderFailure` (`.postal`) naming the zone a back breaks: the layout keeps
+    ///   every zone, so a failure is cardrender's defect, and the card is not delivered broken.
+    private func checkPostalZones(
+        _ side: RenderedSide, back: VImage, format: CardFormat, recipient: Int?, specFile: String
+    ) throws {
+        let image = try CardRenderFailure.during(.postal, file: specFile) { () throws -> MemoryImage in
+            if side.print.starts(with: [0xFF, 0xD8]) {
+                return try side.print.withUnsafeBytes { bytes in
+                    try JPEGCodec.decode(bytes, scale: 2, strict: true).image
+                }
+            }
+            return MemoryImage(width: back.width, height: back.height, pixels: try back.eightBitPixels())
+        }
+        let millimetres = format.size.millimetres
+        let violations = PostalCheck(width: millimetres.long, height: millimetres.short, bleed: format.bleed)
+            .violations(of: image, hasAddress: recipient != nil)
+        guard violations.isEmpty else {
+            throw CardRenderFailure(
+                stage: .postal, file: specFile,
+                detail: "the back" + (recipient.map { " for recipient \($0 + 1)" } ?? "") + " breaks the post's zones: "
+                    + violations.map(\.description).joined(separator: "; "))
+        }
     }
 
     /// The PDF/X postcards of a card for `press`: one per recipient (one when the card has
@@ -149,10 +186,20 @@ public struct CardRenderer: Sendable {
         guard hasBack else { return [try checked(try document.pdf(photo: photo, back: nil, title: title))] }
         let recipients: [Recipient?] = spec.recipients.isEmpty ? [nil] : spec.recipients
         return try recipients.enumerated().map { index, recipient in
-            let back = try VersoRenderer().artwork(
-                message: spec.message, recipient: recipient, recipientIndex: index, format: spec.format,
-                specFile: specFile)
-            return try checked(try document.pdf(photo: photo, back: back, title: title))
+            let verso = VersoRenderer(postedFrom: settings.postedFrom)
+            let back = try verso.artwork(
+                message: spec.message, sender: spec.sender, recipient: recipient, recipientIndex: index,
+                format: spec.format, specFile: specFile)
+            // Where the card goes, for `impose --sort destination` and the run's deposit manifest.
+            var info: [(String, String)] = []
+            if let recipient {
+                let block = try verso.addressBlock(recipient, index: index, specFile: specFile)
+                info = [
+                    ("DestinationCountry", block.destination.code), ("DestinationPostcode", recipient.postcode ?? ""),
+                    ("DestinationName", recipient.name), ("MailClass", spec.format.mailClass.rawValue),
+                ]
+            }
+            return try checked(try document.pdf(photo: photo, back: back, title: title, info: info))
         }
     }
 
@@ -170,8 +217,9 @@ public struct CardRenderer: Sendable {
         // The spec's limits and its text before any pixel work: a card refused for its spec
         // costs no decode (the photo's header, read just above, is checked first).
         try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)
-        try VersoRenderer().check(
-            message: spec.message, recipients: spec.recipients, format: spec.format, specFile: specFile)
+        try VersoRenderer(postedFrom: settings.postedFrom).check(
+            message: spec.message, sender: spec.sender, recipients: spec.recipients, format: spec.format,
+            specFile: specFile)
         let frame = try resolveFrame(spec, specFile: specFile)
         var placed: FirstPlacement?
         if spec.placement == .automatic, placing {

@@ -1,3 +1,4 @@
+import Mail
 import PressKit
 
 /// The printed product: paper size, resolution and bleed.
@@ -25,6 +26,11 @@ public struct CardFormat: Sendable, Equatable, Hashable, Codable {
         let long = pixels(size.millimetres.long)
         let short = pixels(size.millimetres.short)
         return orientation == .landscape ? (long, short) : (short, long)
+    }
+
+    /// How the post carries a card of this size: a UPU postcard, or a letter abroad.
+    public var mailClass: MailClass {
+        MailClass(long: size.millimetres.long, short: size.millimetres.short)
     }
 
     /// Bleed on each side in pixels.

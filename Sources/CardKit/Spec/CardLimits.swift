@@ -35,14 +35,11 @@ public struct CardLimits: Sendable, Equatable {
                 problem: "is \(message.text.utf8.count) bytes of UTF-8; a message may have \(maxMessageBytes) "
                     + "at most (--max-message-bytes).")
         }
-        for (index, recipient) in spec.recipients.enumerated() {
-            let fields = [
-                ("name", recipient.name), ("address1", recipient.address1), ("address2", recipient.address2 ?? ""),
-                ("postcode", recipient.postcode), ("city", recipient.city), ("country", recipient.country),
-            ]
-            for (name, text) in fields where text.utf8.count > maxAddressFieldBytes {
+        let addresses = spec.recipients.enumerated().map { ("recipients[\($0.offset)]", $0.element) }
+        for (path, address) in addresses + (spec.sender.map { [("sender", $0)] } ?? []) {
+            for (name, text) in address.fields where text.utf8.count > maxAddressFieldBytes {
                 throw CardSpecError(
-                    file: specFile, field: "recipients[\(index)].\(name)",
+                    file: specFile, field: "\(path).\(name)",
                     problem: "is \(text.utf8.count) bytes of UTF-8; an address field may have "
                         + "\(maxAddressFieldBytes) at most.")
             }

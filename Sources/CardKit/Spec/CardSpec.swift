@@ -1,3 +1,4 @@
+import Mail
 import PressKit
 
 #if canImport(FoundationEssentials)
@@ -32,14 +33,17 @@ public struct CardSpec: Sendable, Equatable, Hashable, Encodable {
     public var background: [Double]
     /// The message on the back, if any.
     public var message: CardMessage?
-    /// The addressees; one verso each. Empty: one verso with an empty address block (when
-    /// there is a message).
+    /// The addressees; one verso each. Empty: one verso with no address (when there is a
+    /// message).
     public var recipients: [Recipient]
+    /// Who sends the card, printed small on the message half (optional; an international card
+    /// without one is a warning, since undeliverable mail abroad may otherwise be destroyed).
+    public var sender: Recipient?
 
     public init(
         photo: String? = nil, placement: PhotoPlacement = .cover, frame: String? = nil, effect: ColourEffect? = nil,
         format: CardFormat = CardFormat(), background: [Double] = [255, 255, 255], message: CardMessage? = nil,
-        recipients: [Recipient] = []
+        recipients: [Recipient] = [], sender: Recipient? = nil
     ) {
         self.photo = photo
         self.placement = placement
@@ -49,6 +53,7 @@ public struct CardSpec: Sendable, Equatable, Hashable, Encodable {
         self.background = background
         self.message = message
         self.recipients = recipients
+        self.sender = sender
     }
 
     /// The spec format version this build reads.
@@ -80,7 +85,7 @@ private struct SpecReader {
             root, at: "(document)",
             allowed: [
                 "version", "photo", "crop", "transform", "frame", "effect", "card", "background", "message",
-                "recipients",
+                "recipients", "sender",
             ])
         let version = try integer(fields["version"], at: "version", in: 1...Int.max)
         guard version == CardSpec.version else {
@@ -135,8 +140,11 @@ private struct SpecReader {
                 throw .expected("an array of recipients", at: "recipients", received: recipients, in: file)
             }
             spec.recipients = try list.enumerated().map { index, value throws(CardSpecError) in
-                try recipient(value, at: "recipients[\(index)]")
+                try recipient(value, at: "recipients[\(index)]", owner: "recipient \(index + 1)")
             }
+        }
+        if let sender = fields["sender"], sender != .null {
+            spec.sender = try recipient(sender, at: "sender", owner: "the sender")
         }
         return spec
     }
@@ -163,28 +171,51 @@ private struct SpecReader {
         return message
     }
 
-    func recipient(_ value: JSONValue, at field: String) throws(CardSpecError) -> Recipient {
+    /// An address (a recipient or the sender): postal fields, the country read as an ISO code.
+    /// `address1`...`address3` are the street lines; `city` (or `locality`, its name in the
+    /// posts' data) the locality. Whether the destination needs a field, and its postcode's
+    /// pattern, are checked when the back is laid out (`AddressBlock`).
+    func recipient(_ value: JSONValue, at field: String, owner: String) throws(CardSpecError) -> Recipient {
         let fields = try object(
-            value, at: field, allowed: ["name", "address1", "address2", "postcode", "city", "country"])
-        let address2: String? =
-            switch fields["address2"] {
-            case nil, .null?: nil
-            case .string(let text)?: text.isEmpty ? nil : text
-            default: throw .expected("a string", at: field + ".address2", received: fields["address2"], in: file)
+            value, at: field,
+            allowed: [
+                "name", "organisation", "address1", "address2", "address3", "dependentLocality", "city", "locality",
+                "region", "postcode", "sortingCode", "country",
+            ])
+        func optional(_ key: String) throws(CardSpecError) -> String? {
+            switch fields[key] {
+            case nil, .null?: return nil
+            case .string(let text)?:
+                try plainText(text, at: field + "." + key, allowing: [])
+                let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+                return trimmed.isEmpty ? nil : trimmed
+            default: throw .expected("a string", at: field + "." + key, received: fields[key], in: file)
             }
-        let recipient = Recipient(
-            name: try string(fields["name"], at: field + ".name", nonEmpty: true),
-            address1: try string(fields["address1"], at: field + ".address1", nonEmpty: true),
-            address2: address2,
-            postcode: try string(fields["postcode"], at: field + ".postcode", nonEmpty: true),
-            city: try string(fields["city"], at: field + ".city", nonEmpty: true),
-            country: try string(fields["country"], at: field + ".country", nonEmpty: true))
-        // Each is one printed line on its rule.
-        for (key, text) in [
-            ("name", recipient.name), ("address1", recipient.address1), ("address2", recipient.address2 ?? ""),
-            ("postcode", recipient.postcode), ("city", recipient.city), ("country", recipient.country),
-        ] {
-            try plainText(text, at: field + "." + key, allowing: [])
+        }
+        let name = try string(fields["name"], at: field + ".name", nonEmpty: true)
+        try plainText(name, at: field + ".name", allowing: [])
+        let city = try optional("city")
+        let locality = try optional("locality")
+        if let city, let locality, city != locality {
+            throw CardSpecError(
+                file: file, field: field + ".locality",
+                problem: "and city are two names for one field (the city); give one.")
+        }
+        var lines: [String] = []
+        for key in ["address1", "address2", "address3"] {
+            if let line = try optional(key) { lines.append(line) }
+        }
+        var recipient = Recipient(
+            name: name, organisation: try optional("organisation"), addressLines: lines,
+            dependentLocality: try optional("dependentLocality"), locality: city ?? locality,
+            region: try optional("region"), postcode: try optional("postcode"),
+            sortingCode: try optional("sortingCode"), country: "")
+        let countryText = try string(fields["country"], at: field + ".country", nonEmpty: true)
+        try plainText(countryText, at: field + ".country", allowing: [])
+        do {
+            recipient.country = try Country.resolve(countryText).code
+        } catch {
+            throw CardSpecError(file: file, field: field + ".country", problem: "\(owner), country: \(error)")
         }
         return recipient
     }

@@ -1,0 +1,144 @@
+import FastPath
+import Mail
+
+/// Checks a postcard's address side on its pixels, as a sorting machine would meet it
+/// (`PostalZones`): no ink in the coding strip, nothing but the stamp box in the franking
+/// zone, nothing on the address side outside the address zone, and the address dark on a
+/// light ground. Used on every back the renderer writes (its print file decoded) and by
+/// `cardrender preflight --postal` (a PDF's last page drawn by `PostalRaster`).
+public struct PostalCheck: Sendable {
+    /// One rule a back breaks: the zone and what was found there.
+    public struct Violation: Sendable, Equatable, CustomStringConvertible {
+        /// `coding strip`, `franking zone`, `address zone` or `address contrast`.
+        public let zone: String
+        /// What was found, in words.
+        public let detail: String
+        public var description: String { "\(zone): \(detail)" }
+    }
+
+    /// A pixel is ink when its luminance is below this (paper is 255; the rules are 150).
+    public static let inkLevel = 200
+    /// The address must reach this dark (its darkest pixels)...
+    public static let darkestText = 110
+    /// ...on a ground at least this light (the zone's median).
+    public static let lightGround = 200
+
+    /// The card's zones.
+    public let zones: PostalZones
+    /// Bleed on each side, in millimetres.
+    public let bleed: Double
+
+    /// - Parameters:
+    ///   - width, height: the trimmed card's long and short sides in millimetres.
+    ///   - bleed: the bleed on each side in the image checked, in millimetres.
+    public init(width: Double, height: Double, bleed: Double) {
+        zones = PostalZones(width: width, height: height)
+        self.bleed = bleed
+    }
+
+    /// The rules `back` (the whole page: trim and bleed, landscape, RGB) breaks; empty when
+    /// it passes. `hasAddress`: whether an address should be there (a back without a
+    /// recipient has none).
+    public func violations(of back: MemoryImage, hasAddress: Bool) -> [Violation] {
+        let scale = Double(back.width) / (zones.width + 2 * bleed)
+        func box(_ rect: PostalZones.Rect, inset: Double = 0) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+            let x0 = Int(((rect.x + bleed + inset) * scale).rounded(.down))
+            let y0 = Int(((rect.y + bleed + inset) * scale).rounded(.down))
+            let x1 = Int(((rect.maxX + bleed - inset) * scale).rounded(.up))
+            let y1 = Int(((rect.maxY + bleed - inset) * scale).rounded(.up))
+            return (max(0, x0), max(0, y0), min(back.width, x1), min(back.height, y1))
+        }
+        func luminance(_ x: Int, _ y: Int) -> Int {
+            let index = (y * back.width + x) * 3
+            return
+                (Int(back.pixels[index]) * 299 + Int(back.pixels[index + 1]) * 587
+                + Int(back.pixels[index + 2]) * 114) / 1000
+        }
+        func contains(_ b: (x0: Int, y0: Int, x1: Int, y1: Int), _ x: Int, _ y: Int) -> Bool {
+            x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1
+        }
+        var violations: [Violation] = []
+        // The coding strip, read on its trimmed area (the bleed beyond is cut off).
+        let strip = box(zones.codingStrip)
+        var stripInk = 0
+        for y in strip.y0..<min(strip.y1, box(.init(x: 0, y: 0, width: zones.width, height: zones.height)).y1) {
+            for x in strip.x0..<strip.x1 where luminance(x, y) < Self.inkLevel { stripInk += 1 }
+        }
+        if stripInk > 0 {
+            violations.append(
+                Violation(
+                    zone: "coding strip",
+                    detail: "\(stripInk) pixels of ink in the \(Self.mm(zones.codingStrip.width)) x 15 mm strip along "
+                        + "the bottom, where the post prints its barcode; it must stay blank"))
+        }
+        // The franking zone: the stamp box (with half a millimetre round its rules) and nothing else.
+        let franking = box(zones.frankingZone)
+        let stamp = box(zones.stampBox, inset: -0.5)
+        var frankingInk = 0
+        for y in franking.y0..<franking.y1 {
+            for x in franking.x0..<franking.x1 where !contains(stamp, x, y) && luminance(x, y) < Self.inkLevel {
+                frankingInk += 1
+            }
+        }
+        if frankingInk > 0 {
+            violations.append(
+                Violation(
+                    zone: "franking zone",
+                    detail: "\(frankingInk) pixels of ink outside the stamp box in the 74 x 40 mm top right corner"))
+        }
+        // The address side beyond the divider: ink only in the address and franking zones.
+        let side = box(
+            .init(
+                x: zones.dividerRule.maxX + 1, y: 0, width: zones.width - zones.dividerRule.maxX - 1,
+                height: zones.height))
+        let address = box(zones.addressZone)
+        var stray = 0
+        for y in side.y0..<side.y1 {
+            for x in side.x0..<side.x1
+            where !contains(address, x, y) && !contains(franking, x, y) && !contains(strip, x, y)
+                && luminance(x, y) < Self.inkLevel
+            {
+                stray += 1
+            }
+        }
+        if stray > 0 {
+            violations.append(
+                Violation(
+                    zone: "address zone",
+                    detail: "\(stray) pixels of ink on the address side outside the address zone (bottom right, "
+                        + "15 mm from the right and bottom edges, below the franking zone)"))
+        }
+        if hasAddress {
+            var histogram = [Int](repeating: 0, count: 256)
+            var darkest = 255
+            for y in address.y0..<address.y1 {
+                for x in address.x0..<address.x1 {
+                    let value = luminance(x, y)
+                    histogram[value] += 1
+                    darkest = min(darkest, value)
+                }
+            }
+            let total = histogram.reduce(0, +)
+            var seen = 0
+            let median =
+                histogram.firstIndex { count in
+                    seen += count
+                    return seen * 2 >= total
+                } ?? 255
+            if darkest >= Self.inkLevel {
+                violations.append(Violation(zone: "address zone", detail: "no address is printed in it"))
+            } else if darkest > Self.darkestText || median < Self.lightGround {
+                violations.append(
+                    Violation(
+                        zone: "address contrast",
+                        detail: "the address is not dark on a light ground (darkest \(darkest), ground \(median) "
+                            + "of 255)"))
+            }
+        }
+        return violations
+    }
+
+    private static func mm(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
