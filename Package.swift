@@ -165,7 +165,8 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "ImageCore", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache", "FileUtilities", "CNativeVersions",
+                "ImageCore", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache", "FileUtilities",
+                "CNativeVersions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -243,7 +244,9 @@ let package = Package(
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
         .testTarget(
             name: "MailTests",
-            dependencies: ["Mail", "ImageCore", "FastPath", "CardKit", "PressKit", "VipsKit", "TestSupport"]),
+            dependencies: [
+                "Mail", "ImageCore", "FastPath", "CardKit", "PressKit", "PressPDF", "VipsKit", "TestSupport",
+            ]),
         .testTarget(
             name: "VipsKitTests",
             dependencies: ["ImageCore", "VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
@@ -267,7 +270,9 @@ let package = Package(
             exclude: ["SigV4Vectors"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["ImageCore", "PressKit", "cardrender", "CardPipeline", "VipsKit", "TestSupport"],
+            dependencies: [
+                "ImageCore", "PressKit", "PressPDF", "cardrender", "CardPipeline", "VipsKit", "TestSupport",
+            ],
             // The expected help texts; HelpTextTests reads them by path from the source tree.
             exclude: ["Help"]),
         .testTarget(

@@ -51,7 +51,7 @@ def spec(photo_id, step, recipients=0):
                                                                           "y": ((step % 13) - 6) * 0.01}}}
     if recipients:
         body["message"] = {"text": "Greetings from the coast"}
-        body["recipients"] = [{"name": f"Person {i}", "address1": f"{i} Road", "postcode": f"P{i}",
+        body["recipients"] = [{"name": f"Person {i}", "address1": f"{i} Road", "postcode": "SW1A 1AA",
                                "city": "Town", "country": "UK"} for i in range(recipients)]
     return body
 

@@ -37,7 +37,15 @@ enum Migrations {
                     cards TEXT NOT NULL, sheets TEXT NOT NULL, created BIGINT NOT NULL)
                 """,
             ]
-        )
+        ),
+        (
+            2,
+            [
+                // A run's deposit manifest: the content store key of its JSON and CSV (NULL for
+                // the runs recorded before).
+                "ALTER TABLE print_runs ADD COLUMN manifest TEXT"
+            ]
+        ),
     ]
 
     /// Applies every step not yet applied.

@@ -298,13 +298,13 @@ public struct OrderBook: Sendable {
             }
             _ = try await sql.execute(
                 """
-                INSERT INTO print_runs (id, owner, press, sheet, cards, sheets, created)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                INSERT INTO print_runs (id, owner, press, sheet, cards, sheets, manifest, created)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 """,
                 [
                     .text(run.id), .text(run.owner), .text(run.press), .text(run.sheet),
                     .text(run.cards.joined(separator: ",")), .text(run.sheets.joined(separator: ",")),
-                    .int(ServiceClock.milliseconds()),
+                    .text(run.manifest), .int(ServiceClock.milliseconds()),
                 ])
             return true
         }
@@ -317,13 +317,14 @@ public struct OrderBook: Sendable {
     func run(owner: String, id: String) async throws -> PrintRunRecord? {
         guard
             let row = try await database.execute(
-                "SELECT id, owner, press, sheet, cards, sheets FROM print_runs WHERE id = $1 AND owner = $2",
+                "SELECT id, owner, press, sheet, cards, sheets, manifest FROM print_runs WHERE id = $1 AND owner = $2",
                 [.text(id), .text(owner)]
             ).first, let press = row.text("press"), let sheet = row.text("sheet")
         else { return nil }
         let list = { (column: String) in (row.text(column) ?? "").split(separator: ",").map(String.init) }
         return PrintRunRecord(
-            id: id, owner: owner, press: press, sheet: sheet, cards: list("cards"), sheets: list("sheets"))
+            id: id, owner: owner, press: press, sheet: sheet, cards: list("cards"), sheets: list("sheets"),
+            manifest: row.text("manifest"))
     }
 
     // MARK: Identifiers
@@ -351,8 +352,12 @@ struct PrintRunRecord: Sendable, Equatable {
     let owner: String
     let press: String
     let sheet: String
-    /// The cards, in the order they fill the sheets.
+    /// The cards in the order they leave the press: sorted by destination, the order the
+    /// cut-and-stack sheets give once cut and stacked (`CutAndStack`).
     let cards: [String]
     /// The content store keys of the sheets' PDFs, one per sheet.
     let sheets: [String]
+    /// The content store key of the deposit manifest (parts `json` and `csv`); nil for a run
+    /// recorded before runs kept one.
+    var manifest: String?
 }

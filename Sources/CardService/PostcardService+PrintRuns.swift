@@ -1,5 +1,6 @@
 import CardKit
 import CardPipeline
+import Mail
 import PressKit
 import RenderCache
 
@@ -11,9 +12,12 @@ import RenderCache
 
 extension PostcardService {
     /// Gathers every ready card of `press` that `owner` has not printed yet into sheets:
-    /// imposed N-up (fronts, then their backs in register: `Imposer`), each sheet's PDF
-    /// preflighted for the press and stored; then, in one transaction, the run is recorded
-    /// and its cards become `printed`.
+    /// sorted by destination (`Destination`: country, postcode, name; a card without a
+    /// recipient last), imposed N-up cut-and-stack (`CutAndStack`: the pile of sheets cut and
+    /// the stacks laid one on the next give the cards in that order; fronts, then their backs
+    /// in register: `Imposer`), each sheet's PDF preflighted for the press and stored, the
+    /// deposit manifest (`DepositManifest`, JSON and CSV) stored beside them; then, in one
+    /// transaction, the run is recorded and its cards become `printed`.
     /// - Throws: `Problem` 422 (not a PDF press, a sheet no card fits, no ready card), 409
     ///   (a card was cancelled or printed meanwhile), 503 (the store).
     func printRun(press: String, sheet: String, owner: String) async throws -> PrintRunRecord {
@@ -28,12 +32,20 @@ extension PostcardService {
                 .unprocessableContent, "sheet must be sra3, a3 or WIDTHxHEIGHT in millimetres; received \(sheet).",
                 errors: [Problem.FieldError(field: "sheet", detail: "not a sheet size")])
         }
-        let cards = try await book.readyCards(owner: owner, press: press)
-        guard !cards.isEmpty else {
+        let ready = try await book.readyCards(owner: owner, press: press)
+        guard !ready.isEmpty else {
             throw Problem(.unprocessableContent, "No card of press \(press) is ready and not yet printed.")
         }
+        // In the order they leave the press: by destination, stably (the book's order, oldest
+        // first, among cards to one destination), cards without a recipient last.
+        let destinations = ready.map { Self.destination(ofSpec: $0.spec) }
+        let order = ready.indices.sorted { a, b in
+            (destinations[a].country.isEmpty ? 1 : 0, destinations[a], a)
+                < (destinations[b].country.isEmpty ? 1 : 0, destinations[b], b)
+        }
+        let cards = order.map { ready[$0] }
         let runID = OrderBook.newID("run")
-        let sheets: [String] = try await renderPool.runIfActive { [configuration] in
+        let (sheets, manifest): ([String], String) = try await renderPool.runIfActive { [configuration] in
             let postcards = try cards.map { card in
                 guard let key = card.entryKey.flatMap(CacheKey.init(hex:)),
                     let finished = configuration.store.cache.entry(for: key).flatMap(FinishedCard.init(entry:)),
@@ -47,15 +59,16 @@ extension PostcardService {
             let imposer = Imposer(sheet: layoutSheet)
             let perSheet: Int
             do {
-                perSheet = try imposer.impose(Array(postcards.prefix(1))).layout.perSheet
+                perSheet = try imposer.layout(for: postcards[0]).perSheet
             } catch let error as SheetLayoutError {
                 throw Problem(.unprocessableContent, "sheet \(sheet): \(error)")
             }
-            return try stride(from: 0, to: postcards.count, by: perSheet).map { start in
-                let group = Array(postcards[start..<min(start + perSheet, postcards.count)])
-                let pdf = try imposer.impose(group).pdf
+            let plan = CutAndStack(cards: postcards.count, perSheet: perSheet)
+            let sheets = try plan.grouped(postcards).enumerated().map { number, group in
+                // One PDF a sheet: its cards in its first positions, the rest left empty.
+                let pdf = try imposer.impose(sheets: [group]).pdf
                 // Every check of the press but its boxes: those are a postcard's size, a sheet's is the sheet's.
-                let report = Preflight(press: profile).check(pdf, name: "\(runID) sheet \(start / perSheet + 1)")
+                let report = Preflight(press: profile).check(pdf, name: "\(runID) sheet \(number + 1)")
                 let failures = report.checks.filter { !$0.passed && $0.name != "boxes" }
                 guard failures.isEmpty else {
                     throw CardRenderFailure(
@@ -68,15 +81,81 @@ extension PostcardService {
                     CacheEntry(parts: [("sheet", Data(pdf))]), for: CacheKey(hex: digest)!)
                 return digest
             }
+            let rows = cards.enumerated().map { sequence, card in
+                DepositManifest.Row(
+                    sequence: sequence + 1, card: card.id, destination: destinations[order[sequence]],
+                    sheet: plan.placements[sequence].sheet + 1, position: plan.placements[sequence].position + 1)
+            }
+            let deposit = DepositManifest(rows: rows)
+            let json = deposit.json()
+            let manifest = ContentDigest.of(json)
+            _ = try configuration.store.cache.store(
+                CacheEntry(parts: [("json", Data(json)), ("csv", Data(deposit.csv().utf8))]),
+                for: CacheKey(hex: manifest)!)
+            return (sheets, manifest)
         }
         let run = PrintRunRecord(
-            id: runID, owner: owner, press: press, sheet: sheet, cards: cards.map(\.id), sheets: sheets)
+            id: runID, owner: owner, press: press, sheet: sheet, cards: cards.map(\.id), sheets: sheets,
+            manifest: manifest)
         do {
             _ = try await book.recordRun(run)
         } catch  where !(error is ServiceDatabaseError) {
             throw Problem(.conflict, "A card of this run was cancelled or printed meanwhile; ask for the run again.")
         }
         return run
+    }
+
+    /// Where the card of `spec` (one recipient's card, as the book keeps it) goes: the
+    /// recipient's country (an ISO code, or a name as older specs have it, read by
+    /// `Country.resolve(_:)`; kept upper-cased when no country matches), postcode and name,
+    /// and the mail class of the card's size (`card.size`, A6 when absent). A card without a
+    /// recipient has an empty country, postcode and name.
+    static func destination(ofSpec spec: String) -> Destination {
+        let fields: [String: JSONValue]
+        if case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(spec.utf8)) {
+            fields = object
+        } else {
+            fields = [:]
+        }
+        var recipient: [String: JSONValue] = [:]
+        if case .array(let recipients)? = fields["recipients"], case .object(let first)? = recipients.first {
+            recipient = first
+        }
+        func text(_ key: String) -> String {
+            if case .string(let value)? = recipient[key] { return value }
+            return ""
+        }
+        var size = PaperSize.a6
+        if case .object(let card)? = fields["card"], case .string(let name)? = card["size"],
+            let named = PaperSize(rawValue: name)
+        {
+            size = named
+        }
+        let countryText = text("country")
+        let country =
+            countryText.isEmpty ? "" : (try? Country.resolve(countryText))?.code ?? countryText.uppercased()
+        return Destination(
+            country: country, postcode: text("postcode"), name: text("name"),
+            mailClass: MailClass(long: size.millimetres.long, short: size.millimetres.short))
+    }
+
+    /// The deposit manifest of `owner`'s run `id` as `format` (`json` or `csv`).
+    /// - Throws: `Problem` 404 (no such run, or a run made before manifests were kept), 503
+    ///   (the store).
+    func manifest(run id: String, format: String, owner: String) async throws -> Data {
+        guard let run = try await book.run(owner: owner, id: id) else { throw Problem.notFound("The print run \(id)") }
+        guard let digest = run.manifest else {
+            // A run made before runs kept their manifest.
+            throw Problem.notFound("The manifest of the print run \(id)")
+        }
+        let data = try await renderPool.runIfActive { [configuration] in
+            CacheKey(hex: digest).flatMap { configuration.store.cache.entry(for: $0) }?.part(format)
+        }
+        guard let data else {
+            throw Problem(
+                .serviceUnavailable, "The manifest of \(id) cannot be read from the store now; retry later.")
+        }
+        return data
     }
 
     /// The PDF of sheet `number` (from 1) of `owner`'s run `id`.

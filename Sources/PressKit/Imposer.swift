@@ -22,10 +22,66 @@ public struct Imposer {
         self.sheet = sheet
     }
 
-    /// The imposed sheets as one PDF (front, back, front, back...), and the layout used.
+    /// The imposed sheets as one PDF (front, back, front, back...), and the layout used: the
+    /// postcards fill the sheets in order, each sheet's positions row by row from the top left.
     /// - Throws: `ImpositionError` naming the postcard for a file that is not a postcard of
     ///   the first one's size, `SheetLayoutError` when no card fits, `QPDFDocument.Failure`.
     public func impose(_ postcards: [Postcard]) throws -> (pdf: [UInt8], layout: SheetLayout) {
+        try impose(postcards) { layout in
+            stride(from: 0, to: postcards.count, by: layout.perSheet).map {
+                $0..<min(postcards.count, $0 + layout.perSheet)
+            }
+        }
+    }
+
+    /// The imposed sheets as one PDF, one sheet (fronts, then backs) per group of `sheets`, in
+    /// order: a group's postcards take its sheet's first positions (row by row from the top
+    /// left on the fronts), a group shorter than the sheet leaves its last positions empty,
+    /// and each back still lies behind its front. This is how a cut-and-stack run
+    /// (`CutAndStack.grouped(_:)`) is imposed.
+    /// - Throws: `ImpositionError` for no sheets, a sheet with no postcards or more than the
+    ///   layout holds, or a postcard not of the first one's size; `SheetLayoutError` when no
+    ///   card fits; `QPDFDocument.Failure`.
+    public func impose(sheets: [[Postcard]]) throws -> (pdf: [UInt8], layout: SheetLayout) {
+        if let empty = sheets.firstIndex(where: \.isEmpty) {
+            throw ImpositionError(
+                message: "sheet \(empty + 1) of \(sheets.count) has no postcards; each sheet needs one")
+        }
+        let postcards = sheets.flatMap { $0 }
+        return try impose(postcards) { layout in
+            var start = 0
+            return try sheets.enumerated().map { number, group in
+                guard group.count <= layout.perSheet else {
+                    throw ImpositionError(
+                        message: "sheet \(number + 1) has \(group.count) postcards, but a sheet holds "
+                            + "\(layout.perSheet) (\(layout.columns) x \(layout.rows))")
+                }
+                defer { start += group.count }
+                return start..<(start + group.count)
+            }
+        }
+    }
+
+    /// The layout the postcards of `postcard`'s size take on the sheet (what
+    /// `impose(sheets:)`'s groups must fit: `perSheet` postcards each).
+    /// - Throws: `ImpositionError` naming the postcard when it is not one, `SheetLayoutError`
+    ///   when no card fits.
+    public func layout(for postcard: Postcard) throws -> SheetLayout {
+        let input: QPDFDocument
+        do {
+            input = try QPDFDocument(reading: postcard.bytes, name: postcard.name)
+        } catch {
+            throw ImpositionError(message: "\(postcard.name): not a readable PDF (\(error))")
+        }
+        let size = try Self.size(of: input, name: postcard.name)
+        return try SheetLayout(sheet: sheet, cardWidth: size.width, cardHeight: size.height, bleed: size.bleed)
+    }
+
+    /// `postcards` read, checked to be of one size and imposed, one sheet per range of
+    /// `groups` (given the layout, in sheet order).
+    private func impose(_ postcards: [Postcard], groups: (SheetLayout) throws -> [Range<Int>]) throws -> (
+        pdf: [UInt8], layout: SheetLayout
+    ) {
         guard let first = postcards.first else { throw ImpositionError(message: "no postcards to impose") }
         let inputs = try postcards.map { postcard in
             do {
@@ -46,17 +102,28 @@ public struct Imposer {
             }
         }
         let layout = try SheetLayout(sheet: sheet, cardWidth: size.width, cardHeight: size.height, bleed: size.bleed)
+        let ranges = try groups(layout)
         // libqpdf reads copied objects from their documents until the copy is written, and a
         // document copied from must outlive the copy (destroying it first crashes in qpdf):
         // the sheets are made and released inside, the postcards released after.
         let pdf = try withExtendedLifetime(inputs) {
-            try sheets(of: inputs, names: postcards.map(\.name), layout: layout)
+            try self.sheets(of: inputs, names: postcards.map(\.name), groups: ranges, layout: layout)
         }
         return (pdf, layout)
     }
 
-    /// The sheets' PDF: `inputs` (named `names` in messages) placed by `layout`.
-    private func sheets(of inputs: [QPDFDocument], names: [String], layout: SheetLayout) throws -> [UInt8] {
+    /// The keys of a postcard's `/Info` that name its recipient (`destination(of:)`): left
+    /// out of the sheets' `/Info`, which is copied from the first postcard, so that no
+    /// recipient's name or address ends up in a sheet's metadata.
+    public static let destinationInfoKeys: Set<String> = [
+        "/DestinationCountry", "/DestinationPostcode", "/DestinationName", "/MailClass",
+    ]
+
+    /// The sheets' PDF: `inputs` (named `names` in messages) placed by `layout`, one sheet
+    /// per range of `groups`, a range's first input in the sheet's first position.
+    private func sheets(of inputs: [QPDFDocument], names: [String], groups: [Range<Int>], layout: SheetLayout) throws
+        -> [UInt8]
+    {
         let output = try QPDFDocument()
         let source = inputs[0]
         // The sheets inherit the postcards' identification and printing condition.
@@ -65,21 +132,34 @@ public struct Imposer {
             try output.set("/OutputIntents", of: output.root, to: copied)
         }
         if let info = source.value("/Info", in: source.trailer) {
-            try output.set("/Info", of: output.trailer, to: try output.copy(info, from: source))
+            let keys = source.keys(info)
+            if keys.contains(where: Self.destinationInfoKeys.contains) {
+                // A fresh dictionary without the recipient's keys (the copy of one with them
+                // would carry them: libqpdf copies a dictionary whole).
+                let copied = try output.indirect("<< >>")
+                for key in keys where !Self.destinationInfoKeys.contains(key) {
+                    if let value = source.value(key, in: info) {
+                        try output.set(key, of: copied, to: try output.copy(value, from: source))
+                    }
+                }
+                try output.set("/Info", of: output.trailer, to: copied)
+            } else {
+                try output.set("/Info", of: output.trailer, to: try output.copy(info, from: source))
+            }
         }
         if let metadata = source.value("/Metadata", in: source.root) {
             try output.set("/Metadata", of: output.root, to: try output.copy(metadata, from: source))
         }
         let version = source.value("/Metadata", in: source.root) == nil ? "1.3" : "1.6"
 
-        for start in stride(from: 0, to: inputs.count, by: layout.perSheet) {
-            let batch = Array(inputs[start..<min(inputs.count, start + layout.perSheet)])
+        for group in groups {
+            let batch = Array(inputs[group])
             var fronts: [(String, QPDFDocument.Object)] = []
             var frontContent = ""
             var backs: [(String, QPDFDocument.Object)] = []
             var backContent = ""
             for (slot, input) in batch.enumerated() {
-                let name = names[start + slot]
+                let name = names[group.lowerBound + slot]
                 let front = try form(page: 0, of: input, named: name, into: output)
                 let key = "/Card\(slot + 1)"
                 fronts.append((key, front.object))
@@ -185,4 +265,9 @@ public struct Imposer {
 public struct ImpositionError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public var description: String { message }
+
+    /// `message` names the postcard (its file or card id) and says why.
+    public init(message: String) {
+        self.message = message
+    }
 }

@@ -1,5 +1,6 @@
 import FastPath
 import Mail
+import PressPDF
 
 /// Checks a postcard's address side on its pixels, as a sorting machine would meet it
 /// (`PostalZones`): no ink in the coding strip, nothing but the stamp box in the franking
@@ -133,6 +134,129 @@ public struct PostalCheck: Sendable {
                         zone: "address contrast",
                         detail: "the address is not dark on a light ground (darkest \(darkest), ground \(median) "
                             + "of 255)"))
+            }
+        }
+        return violations
+    }
+
+    /// The rules page `page` of the PDF `bytes` breaks, read from what it paints
+    /// (`PostalPainting`): every mark's box against the zones, on the page's TrimBox (its
+    /// MediaBox without one); the page must be landscape, as an address side is read.
+    /// - Parameter hasAddress: whether an address should be there.
+    public static func violations(ofPDF bytes: [UInt8], name: String, page: Int?, hasAddress: Bool) -> [Violation] {
+        let document: QPDFDocument
+        do {
+            document = try QPDFDocument(reading: bytes, name: name)
+        } catch {
+            return [Violation(zone: "structure", detail: "not a readable PDF (\(error))")]
+        }
+        return violations(of: document, page: page, hasAddress: hasAddress)
+    }
+
+    /// As `violations(ofPDF:name:page:hasAddress:)` for an open document; `page` nil: its last.
+    static func violations(of document: QPDFDocument, page: Int?, hasAddress: Bool) -> [Violation] {
+        guard document.pageCount > 0 else { return [Violation(zone: "structure", detail: "the PDF has no page")] }
+        let index = min(page ?? document.pageCount - 1, document.pageCount - 1)
+        let object = document.page(index)
+        func box(_ key: String) -> [Double]? {
+            guard let items = document.value(key, in: object).flatMap(document.items), items.count == 4 else {
+                return nil
+            }
+            let numbers = items.compactMap(document.number)
+            return numbers.count == 4
+                ? [
+                    min(numbers[0], numbers[2]), min(numbers[1], numbers[3]),
+                    max(numbers[0], numbers[2]), max(numbers[1], numbers[3]),
+                ] : nil
+        }
+        guard let trim = box("/TrimBox") ?? box("/MediaBox") else {
+            return [Violation(zone: "structure", detail: "page \(index + 1) has no TrimBox or MediaBox")]
+        }
+        let millimetres = { (points: Double) in points / 72 * 25.4 }
+        let (width, height) = (millimetres(trim[2] - trim[0]), millimetres(trim[3] - trim[1]))
+        guard width >= height else {
+            return [
+                Violation(
+                    zone: "orientation",
+                    detail:
+                        "page \(index + 1) is portrait (\(Self.mm(width.rounded())) x \(Self.mm(height.rounded())) mm); "
+                        + "an address side is read landscape")
+            ]
+        }
+        let painting = PostalPainting(document: document, page: index)
+        if !painting.problems.isEmpty {
+            return [Violation(zone: "structure", detail: painting.problems.prefix(3).joined(separator: "; "))]
+        }
+        let marks = painting.marks.map { mark in
+            (
+                rect: PostalZones.Rect(
+                    x: millimetres(mark.x0 - trim[0]), y: millimetres(trim[3] - mark.y1),
+                    width: millimetres(mark.x1 - mark.x0), height: millimetres(mark.y1 - mark.y0)),
+                darkness: mark.darkness
+            )
+        }
+        return PostalCheck(width: width, height: height, bleed: 0).violations(of: marks, hasAddress: hasAddress)
+    }
+
+    /// The rules broken by `marks` (boxes in millimetres from the trimmed card's top left,
+    /// darkness 0-1, nil unknown).
+    func violations(of marks: [(rect: PostalZones.Rect, darkness: Double?)], hasAddress: Bool) -> [Violation] {
+        let inkDarkness = 1 - Double(Self.inkLevel) / 255
+        let ink = marks.filter { $0.darkness.map { $0 > inkDarkness } ?? true }
+        let card = PostalZones.Rect(x: 0, y: 0, width: zones.width, height: zones.height)
+        func intersects(_ a: PostalZones.Rect, _ b: PostalZones.Rect) -> Bool {
+            let epsilon = 0.05
+            return a.x < b.maxX - epsilon && b.x < a.maxX - epsilon && a.y < b.maxY - epsilon && b.y < a.maxY - epsilon
+        }
+        func inside(_ a: PostalZones.Rect, _ b: PostalZones.Rect, margin: Double = 0.05) -> Bool {
+            a.x >= b.x - margin && a.y >= b.y - margin && a.maxX <= b.maxX + margin && a.maxY <= b.maxY + margin
+        }
+        var violations: [Violation] = []
+        let inStrip = ink.filter { intersects($0.rect, zones.codingStrip) && intersects($0.rect, card) }
+        if !inStrip.isEmpty {
+            violations.append(
+                Violation(
+                    zone: "coding strip",
+                    detail: "\(inStrip.count) marks of ink in the \(Self.mm(zones.codingStrip.width)) x 15 mm strip "
+                        + "along the bottom, where the post prints its barcode; it must stay blank"))
+        }
+        let stamp = PostalZones.Rect(
+            x: zones.stampBox.x - 0.5, y: zones.stampBox.y - 0.5, width: zones.stampBox.width + 1,
+            height: zones.stampBox.height + 1)
+        let franking = ink.filter { intersects($0.rect, zones.frankingZone) && !inside($0.rect, stamp) }
+        if !franking.isEmpty {
+            violations.append(
+                Violation(
+                    zone: "franking zone",
+                    detail: "\(franking.count) marks of ink outside the stamp box in the 74 x 40 mm top right corner"))
+        }
+        let side = PostalZones.Rect(
+            x: zones.dividerRule.maxX + 1, y: 0, width: zones.width - zones.dividerRule.maxX - 1, height: zones.height)
+        let stray = ink.filter { mark in
+            intersects(mark.rect, side) && intersects(mark.rect, card) && !inside(mark.rect, zones.addressZone)
+                && !inside(mark.rect, zones.frankingZone) && !intersects(mark.rect, zones.codingStrip)
+        }
+        if !stray.isEmpty {
+            violations.append(
+                Violation(
+                    zone: "address zone",
+                    detail: "\(stray.count) marks of ink on the address side outside the address zone (bottom right, "
+                        + "15 mm from the right and bottom edges, below the franking zone)"))
+        }
+        if hasAddress {
+            let text = ink.filter { inside($0.rect, zones.addressZone) }
+            let zoneArea = zones.addressZone.width * zones.addressZone.height
+            let ground = text.filter { $0.rect.width * $0.rect.height >= zoneArea / 4 }
+            if text.isEmpty {
+                violations.append(Violation(zone: "address zone", detail: "no address is printed in it"))
+            } else if !ground.isEmpty
+                || text.contains(where: { ($0.darkness ?? 1) < 1 - Double(Self.darkestText) / 255 })
+            {
+                violations.append(
+                    Violation(
+                        zone: "address contrast",
+                        detail: "the address is not dark text on a light ground (a light or dark fill under it, or "
+                            + "text lighter than black)"))
             }
         }
         return violations

@@ -30,6 +30,9 @@ public struct Preflight: Sendable {
 
     /// The press the file is for (nil: the common requirements).
     public let press: PressProfile?
+    /// Whether the address side (the last page) is checked against the posts' zones too
+    /// (`PostalCheck`).
+    public let postal: Bool
     /// Side of the squares over which total ink is averaged, in millimetres: what shops
     /// measure (a lone pixel of JPEG noise is no ink on paper). A JPEG image is measured on
     /// the largest whole number of its 8-pixel blocks that fits (never a larger square).
@@ -37,8 +40,9 @@ public struct Preflight: Sendable {
     /// Most pixels of one image preflight decodes.
     public static let maxImagePixels = 100_000_000
 
-    public init(press: PressProfile?) {
+    public init(press: PressProfile?, postal: Bool = false) {
         self.press = press
+        self.postal = postal
     }
 
     /// The checklist of the PDF in `bytes` (`name` used in messages).
@@ -67,6 +71,16 @@ public struct Preflight: Sendable {
         checks.append(resolution(painting))
         checks.append(ink(painting))
         checks.append(blackText(painting))
+        if postal {
+            let violations = PostalCheck.violations(of: document, page: nil, hasAddress: true)
+            checks.append(
+                Check(
+                    name: "postal", passed: violations.isEmpty,
+                    detail: violations.isEmpty
+                        ? "the address side keeps the coding strip blank, the franking zone to the stamp box and its "
+                            + "ink to the address zone, dark on light"
+                        : violations.map(\.description).joined(separator: "; ")))
+        }
         return Report(checks: checks)
     }
 

@@ -14,7 +14,10 @@ struct PreflightCommand: ParsableCommand {
             fonts embedded or none, image resolution, total ink (averaged over 1 mm squares) and \
             black text in black ink alone. With --press, also the profile's trim size, bleed, \
             printing condition, PDF/X version, dpi and ink limit; without, 300 ppi and 300 % ink. \
-            Prints a checklist per file. Exit status: 0 every file passed, 1 a check failed or a \
+            With --postal, also the address side (the last page) by the posts' zones: no ink in \
+            the 140 x 15 mm coding strip along the bottom, nothing but the stamp box in the 74 x \
+            40 mm franking zone, nothing on the right half outside the address zone, the address \
+            dark on a light ground (docs/mail.md). Prints a checklist per file. Exit status: 0 every file passed, 1 a check failed or a \
             file could not be read, 64 usage error.
             """)
 
@@ -27,6 +30,12 @@ struct PreflightCommand: ParsableCommand {
             valueName: "name"))
     var press: RenderCommand.PressName?
 
+    @Flag(
+        help:
+            "Check the address side (the last page) against the posts' zones: coding strip, franking zone, address zone, contrast."
+    )
+    var postal = false
+
     @Flag(name: .shortAndLong, help: "Print only the files that fail, with their failed checks.")
     var quiet = false
 
@@ -36,7 +45,7 @@ struct PreflightCommand: ParsableCommand {
 
     func run() throws {
         let profile = try press.flatMap { try Resources.pressProfile($0.rawValue) }
-        let preflight = Preflight(press: profile)
+        let preflight = Preflight(press: profile, postal: postal)
         var failed = 0
         for file in files {
             let bytes: [UInt8]

@@ -32,7 +32,7 @@ import VipsKit
         try Synthetic.quadrants(input + "/x/b.jpg")
         try Synthetic.quadrants(input + "/x/b.verso-1.jpg")
         try write(
-            #"{"version": 1, "recipients": [{"name": "A", "address1": "1 rue", "postcode": "1", "city": "P", "country": "F"}]}"#,
+            #"{"version": 1, "recipients": [{"name": "A", "address1": "1 rue", "postcode": "75001", "city": "P", "country": "France"}]}"#,
             to: input + "/x/b.card.json")
         let cases: [[String]] = [
             ["render", input + "/x"],

@@ -20,7 +20,10 @@ import VipsKit
             "name": "Ada Lovelace", "address1": "12 rue de la Paix", "postcode": "75002", "city": "Paris",
             "country": "fr",
         ],
-        ["name": "Grace Hopper", "address1": "1 Navy Way", "postcode": "10001", "city": "New York", "country": "us"],
+        [
+            "name": "Grace Hopper", "address1": "1 Navy Way", "postcode": "10001", "city": "New York", "region": "NY",
+            "country": "us",
+        ],
     ]
 
     /// Renders `photo` with a spec of `fields` under `press` into a new directory; returns it.

@@ -132,9 +132,9 @@ import VipsKit
         try Data(
             #"""
             {"version": 1, "message": {"text": "Bises !", "font": "script", "colour": "red"},
-             "recipients": [{"name": "A", "address1": "1 rue", "postcode": "1", "city": "X", "country": "France"},
-                            {"name": "B", "address1": "2 rue", "postcode": "2", "city": "Y", "country": "France"},
-                            {"name": "C", "address1": "3 rue", "postcode": "3", "city": "Z", "country": "France"}]}
+             "recipients": [{"name": "A", "address1": "1 rue", "postcode": "75001", "city": "X", "country": "France"},
+                            {"name": "B", "address1": "2 rue", "postcode": "75002", "city": "Y", "country": "France"},
+                            {"name": "C", "address1": "3 rue", "postcode": "75003", "city": "Z", "country": "France"}]}
             """#.utf8
         ).write(to: URL(fileURLWithPath: input + "/a.card.json"))
         try Data(#"{"version": 1, "message": {"text": "Sans adresse"}}"#.utf8)

@@ -18,7 +18,7 @@ struct ServiceAPITests {
     /// A spec with a frame, a gesture (zoomed, dragged), a message and two recipients.
     static func spec(photo: String, recipients: Int = 2) -> String {
         let people = (0..<recipients).map { index in
-            #"{"name": "Person \#(index)", "address1": "\#(index) Road", "postcode": "P\#(index)", "city": "Town", "country": "UK"}"#
+            #"{"name": "Person \#(index)", "address1": "\#(index) Road", "postcode": "SW1A \#(index)AA", "city": "Town", "country": "UK"}"#
         }
         return #"""
             {"version": 1, "photo": "\#(photo)", "frame": "travel/airmail",
@@ -170,6 +170,24 @@ struct ServiceAPITests {
             let runID = try #require(run.json["id"] as? String)
             #expect(
                 try await live.send(.GET, "/v1/print-runs/\(runID)", key: key).json["sheets"] as? [String] == sheets)
+            // The deposit manifest: the cards sorted by destination (Person 1 at SW1A 1AA, Person 2 at
+            // P2, "UK" read as GB), cut-and-stack on one sheet; no name in it.
+            let csv = try await live.send(.GET, "/v1/print-runs/\(runID)/manifest.csv", key: key)
+            #expect(csv.status == 200)
+            #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+            #expect(
+                csv.text == "sequence,card,country,postcode,mail_class,sheet,position\r\n"
+                    + "1,\(ids[1]),GB,SW1A 1AA,postcard,1,1\r\n2,\(ids[2]),GB,SW1A 2AA,postcard,1,2\r\n", "\(csv.text)")
+            let manifest = try await live.send(.GET, "/v1/print-runs/\(runID)/manifest.json", key: key)
+            #expect(manifest.status == 200)
+            #expect(manifest.header("Content-Type") == "application/json")
+            #expect(manifest.json["countries"] as? [String: Int] == ["GB": 2])
+            #expect(!manifest.text.contains("Person"))
+            let missing = try await live.send(.GET, "/v1/print-runs/run_missing/manifest.csv", key: key)
+            #expect(missing.status == 404)
+            #expect(missing.header("Content-Type") == "application/problem+json")
+            let anonymous = try await live.send(.GET, "/v1/print-runs/\(runID)/manifest.json", key: nil)
+            #expect(anonymous.status == 401)
             #expect(try await live.send(.GET, "/v1/cards/\(ids[1])", key: key).json["status"] as? String == "printed")
             let refused = try await live.send(.DELETE, "/v1/cards/\(ids[1])", key: key)
             #expect(refused.status == 409)

@@ -261,7 +261,8 @@ def gestures(studio, photo):
     studio.insert_text("\U0001F680\U0001F30D")  # rocket, globe: outside the BMP
     studio.wait("the message is in the spec", lambda: "\U0001F680" in (studio.spec().get("message") or {}).get("text", ""))
     for field, value in (("r-name", "Eileen Collins"), ("r-address1", "2101 NASA Parkway"),
-                         ("r-postcode", "77058"), ("r-city", "Houston"), ("r-country", "USA")):
+                         ("r-postcode", "77058"), ("r-city", "Houston"), ("r-region", "TX"),
+                         ("r-country", "USA")):
         studio.driver.find_element(By.ID, field).send_keys(value)
     studio.driver.find_element(By.ID, "add-recipient").click()
     studio.wait("the recipient is in the spec", lambda: len(studio.spec().get("recipients") or []) == 1)

@@ -199,7 +199,17 @@ public struct CardRenderer: Sendable {
                     ("DestinationName", recipient.name), ("MailClass", spec.format.mailClass.rawValue),
                 ]
             }
-            return try checked(try document.pdf(photo: photo, back: back, title: title, info: info))
+            let pdf = try checked(try document.pdf(photo: photo, back: back, title: title, info: info))
+            // The back on the PDF itself: what its page paints, against the post's zones.
+            let violations = PostalCheck.violations(
+                ofPDF: Array(pdf), name: name, page: 1, hasAddress: recipient != nil)
+            guard violations.isEmpty else {
+                throw CardRenderFailure(
+                    stage: .postal, file: specFile,
+                    detail: "the PDF back" + (recipient == nil ? "" : " for recipient \(index + 1)")
+                        + " breaks the post's zones: " + violations.map(\.description).joined(separator: "; "))
+            }
+            return pdf
         }
     }
 

@@ -685,13 +685,14 @@
       });
     }
     $('add-recipient').addEventListener('click', () => {
-      const fields = ['name', 'address1', 'address2', 'postcode', 'city', 'country'];
+      const fields = ['name', 'address1', 'address2', 'postcode', 'city', 'region', 'country'];
       const recipient = {};
       for (const field of fields) {
         const value = $(`r-${field}`).value.trim();
         if (value) recipient[field] = value;
       }
-      const missing = fields.filter((field) => field !== 'address2' && !recipient[field]);
+      // The region is asked by the destination's post (a US state): the service says when.
+      const missing = fields.filter((field) => field !== 'address2' && field !== 'region' && !recipient[field]);
       if (missing.length) {
         setText('recipient-error', `A recipient needs ${missing.join(', ')}.`);
         return;
