@@ -18,7 +18,8 @@ fi
 config=$(mktemp --suffix=.yaml)
 trap 'rm -f "$config"' EXIT
 # The shapes with fields that are null rather than absent (a card's error, a list's next
-# cursor) are our own types (APIShapes.swift): generated types leave a nil field out.
+# cursor, a run's manifest) are our own types (APIShapes.swift): generated types leave a nil
+# field out. A deposit manifest is Mail's own type.
 cat > "$config" <<'YAML'
 generate:
   - types
@@ -31,6 +32,8 @@ typeOverrides:
     CardFiles: CardFilesShape
     CardList: CardListShape
     CreatedCard: CreatedCardShape
+    PrintRun: PrintRunShape
+    DepositManifest: DepositManifestShape
 YAML
 rm -rf "$service/Generated"
 mkdir -p "$service/Generated"

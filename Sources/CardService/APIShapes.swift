@@ -1,9 +1,12 @@
+import Mail
+
 /// The API's shapes whose fields are null rather than absent when they have no value, as
 /// `openapi.yaml` declares them (required, `type: [string, "null"]`): the generated types
 /// would leave a nil field out, so these replace them (`typeOverrides` in
 /// scripts/generate-openapi.sh).
 
-/// A card: `{"id", "status", "press", "recipient", "verdict", "error", "files"}`.
+/// A card: `{"id", "status", "press", "recipient", "verdict", "error", "files", "mailClass",
+/// "warnings"}`.
 struct CardShape: Codable, Hashable, Sendable {
     var id: String
     var status: String
@@ -12,6 +15,10 @@ struct CardShape: Codable, Hashable, Sendable {
     var verdict: String?
     var error: String?
     var files: CardFilesShape
+    /// `postcard` or `letter`.
+    var mailClass: String
+    /// The postal warnings, one sentence each.
+    var warnings: [String]
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -22,6 +29,32 @@ struct CardShape: Codable, Hashable, Sendable {
         try container.encode(verdict, forKey: .verdict)
         try container.encode(error, forKey: .error)
         try container.encode(files, forKey: .files)
+        try container.encode(mailClass, forKey: .mailClass)
+        try container.encode(warnings, forKey: .warnings)
+    }
+}
+
+/// A run's deposit manifest, as `Mail` makes it: rows and counts (`DepositManifest`).
+typealias DepositManifestShape = DepositManifest
+
+/// A print run: `{"id", "press", "sheet", "cards", "sheets", "manifest"}`, the manifest null
+/// for a run made before runs kept one.
+struct PrintRunShape: Codable, Hashable, Sendable {
+    var id: String
+    var press: String?
+    var sheet: String?
+    var cards: [String]
+    var sheets: [String]
+    var manifest: Components.Schemas.ManifestFiles?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(press, forKey: .press)
+        try container.encodeIfPresent(sheet, forKey: .sheet)
+        try container.encode(cards, forKey: .cards)
+        try container.encode(sheets, forKey: .sheets)
+        try container.encode(manifest, forKey: .manifest)
     }
 }
 

@@ -56,6 +56,14 @@ enum OpenAPIDocument {
              "id": {
               "type": "string"
              },
+             "mailClass": {
+              "description": "How the post carries the card, from its size (docs/mail.md).",
+              "enum": [
+               "postcard",
+               "letter"
+              ],
+              "type": "string"
+             },
              "press": {
               "type": "string"
              },
@@ -74,6 +82,13 @@ enum OpenAPIDocument {
                "string",
                "null"
               ]
+             },
+             "warnings": {
+              "description": "What the post may do with the card, one sentence each (abroad without a sender, a letter-sized card abroad); the card is still made.",
+              "items": {
+               "type": "string"
+              },
+              "type": "array"
              }
             },
             "required": [
@@ -81,7 +96,9 @@ enum OpenAPIDocument {
              "status",
              "verdict",
              "error",
-             "files"
+             "files",
+             "mailClass",
+             "warnings"
             ],
             "type": "object"
            },
@@ -211,6 +228,70 @@ enum OpenAPIDocument {
             ],
             "type": "object"
            },
+           "DepositManifest": {
+            "properties": {
+             "countries": {
+              "additionalProperties": {
+               "type": "integer"
+              },
+              "type": "object"
+             },
+             "departements": {
+              "additionalProperties": {
+               "type": "integer"
+              },
+              "type": "object"
+             },
+             "rows": {
+              "items": {
+               "properties": {
+                "card": {
+                 "type": "string"
+                },
+                "country": {
+                 "type": "string"
+                },
+                "mailClass": {
+                 "enum": [
+                  "postcard",
+                  "letter"
+                 ],
+                 "type": "string"
+                },
+                "position": {
+                 "type": "integer"
+                },
+                "postcode": {
+                 "type": "string"
+                },
+                "sequence": {
+                 "type": "integer"
+                },
+                "sheet": {
+                 "type": "integer"
+                }
+               },
+               "required": [
+                "sequence",
+                "card",
+                "country",
+                "postcode",
+                "mailClass",
+                "sheet",
+                "position"
+               ],
+               "type": "object"
+              },
+              "type": "array"
+             }
+            },
+            "required": [
+             "rows",
+             "countries",
+             "departements"
+            ],
+            "type": "object"
+           },
            "Fractions": {
             "description": "A rectangle in fractions of a card (0 to 1): of the print file, bleed included, in a placement (the preview's shape); of the trimmed card in the frame list.\n",
             "properties": {
@@ -281,6 +362,21 @@ enum OpenAPIDocument {
             },
             "required": [
              "frames"
+            ],
+            "type": "object"
+           },
+           "ManifestFiles": {
+            "properties": {
+             "csv": {
+              "type": "string"
+             },
+             "json": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "csv",
+             "json"
             ],
             "type": "object"
            },
@@ -355,6 +451,7 @@ enum OpenAPIDocument {
            "PrintRun": {
             "properties": {
              "cards": {
+              "description": "The cards in the run's order (by destination; the order the cut stacks give).",
               "items": {
                "type": "string"
               },
@@ -362,6 +459,17 @@ enum OpenAPIDocument {
              },
              "id": {
               "type": "string"
+             },
+             "manifest": {
+              "description": "The deposit manifest's addresses, null for a run made before runs kept one.",
+              "oneOf": [
+               {
+                "$ref": "#/components/schemas/ManifestFiles"
+               },
+               {
+                "type": "null"
+               }
+              ]
              },
              "press": {
               "type": "string"
@@ -379,7 +487,8 @@ enum OpenAPIDocument {
             "required": [
              "id",
              "cards",
-             "sheets"
+             "sheets",
+             "manifest"
             ],
             "type": "object"
            },
@@ -991,6 +1100,70 @@ enum OpenAPIDocument {
              }
             },
             "summary": "A print run and its sheets."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ]
+          },
+          "/v1/print-runs/{id}/manifest.csv": {
+           "get": {
+            "operationId": "getPrintRunManifestCSV",
+            "responses": {
+             "200": {
+              "content": {
+               "text/csv": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              },
+              "description": "The manifest: sequence, card, country, postcode, mail_class, sheet, position."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "The run's deposit manifest as CSV, one row per card in the run's order (docs/mail.md)."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ]
+          },
+          "/v1/print-runs/{id}/manifest.json": {
+           "get": {
+            "operationId": "getPrintRunManifestJSON",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/DepositManifest"
+                }
+               }
+              },
+              "description": "The manifest."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "The run's deposit manifest as JSON, with the counts per country and per French département."
            },
            "parameters": [
             {

@@ -137,7 +137,7 @@ struct PostcardAPI: APIProtocol {
         return .ok(
             .init(
                 body: .json(
-                    CardListShape(cards: page.cards.map(Self.card), next: page.next.map { "\($0.created).\($0.id)" }))))
+                    CardListShape(cards: page.cards.map(card), next: page.next.map { "\($0.created).\($0.id)" }))))
     }
 
     func getCard(_ input: Operations.GetCard.Input) async throws -> Operations.GetCard.Output {
@@ -145,13 +145,13 @@ struct PostcardAPI: APIProtocol {
         guard let card = try await service.book.card(owner: try owner, id: id) else {
             throw Problem.notFound("The card \(id)")
         }
-        return .ok(.init(body: .json(Self.card(card))))
+        return .ok(.init(body: .json(self.card(card))))
     }
 
     func cancelCard(_ input: Operations.CancelCard.Input) async throws -> Operations.CancelCard.Output {
         let id = input.path.id
         switch try await service.book.cancel(owner: try owner, id: id) {
-        case .cancelled(let card): return .ok(.init(body: .json(Self.card(card))))
+        case .cancelled(let card): return .ok(.init(body: .json(self.card(card))))
         case .notFound: throw Problem.notFound("The card \(id)")
         case .printed(let card):
             throw Problem(
@@ -196,21 +196,48 @@ struct PostcardAPI: APIProtocol {
         return .ok(.init(body: .pdf(HTTPBody(pdf))))
     }
 
+    func getPrintRunManifestCSV(_ input: Operations.GetPrintRunManifestCSV.Input) async throws
+        -> Operations.GetPrintRunManifestCSV.Output
+    {
+        let csv = try await service.manifest(run: input.path.id, format: "csv", owner: try owner)
+        return .ok(.init(body: .csv(HTTPBody(csv))))
+    }
+
+    func getPrintRunManifestJSON(_ input: Operations.GetPrintRunManifestJSON.Input) async throws
+        -> Operations.GetPrintRunManifestJSON.Output
+    {
+        let json = try await service.manifest(run: input.path.id, format: "json", owner: try owner)
+        guard let manifest = try? JSONDecoder().decode(DepositManifestShape.self, from: json) else {
+            throw Problem(.serviceUnavailable, "The manifest of \(input.path.id) cannot be read now; retry later.")
+        }
+        return .ok(.init(body: .json(manifest)))
+    }
+
     // MARK: Shapes
 
-    static func card(_ card: CardRecord) -> CardShape {
+    /// The card as the API shows it; its mail class and postal warnings from its spec and the
+    /// size its press prints.
+    func card(_ card: CardRecord) -> CardShape {
         let rendered = card.status == .ready || card.status == .printed
         let link = { (file: String) in rendered ? "/v1/cards/\(card.id)/files/\(file)" : nil }
+        let spec = try? CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
+        let format = service.configuration.presses[card.press]?.cardFormat ?? spec?.format ?? CardFormat()
         return CardShape(
             id: card.id, status: card.status.rawValue, press: card.press, recipient: card.recipient,
             verdict: card.verdict, error: card.error,
-            files: CardFilesShape(sample: link("sample"), small: link("small"), print: link("print")))
+            files: CardFilesShape(sample: link("sample"), small: link("small"), print: link("print")),
+            mailClass: format.mailClass.rawValue,
+            warnings: spec?.postalWarnings(postedFrom: service.configuration.settings.postedFrom, format: format) ?? [])
     }
 
-    static func run(_ run: PrintRunRecord) -> Components.Schemas.PrintRun {
-        Components.Schemas.PrintRun(
+    static func run(_ run: PrintRunRecord) -> PrintRunShape {
+        PrintRunShape(
             id: run.id, press: run.press, sheet: run.sheet, cards: run.cards,
-            sheets: run.sheets.indices.map { "/v1/print-runs/\(run.id)/sheets/\($0 + 1)" })
+            sheets: run.sheets.indices.map { "/v1/print-runs/\(run.id)/sheets/\($0 + 1)" },
+            manifest: run.manifest.map { _ in
+                Components.Schemas.ManifestFiles(
+                    csv: "/v1/print-runs/\(run.id)/manifest.csv", json: "/v1/print-runs/\(run.id)/manifest.json")
+            })
     }
 
     /// `value` as canonical JSON (keys sorted): an order's digest, a spec for the renderer.

@@ -5,8 +5,8 @@ import OpenAPIHummingbird
 import ServiceLifecycle
 
 /// Builds `/v1` and `/studio`: the router (the generated operations behind
-/// `ServiceMiddleware`, the OpenAPI document, a run's deposit manifest and the studio page)
-/// and the queue that renders what is ordered. `cardrender serve` puts the router's
+/// `ServiceMiddleware`, the OpenAPI document and the studio page) and the queue that renders
+/// what is ordered. `cardrender serve` puts the router's
 /// responder beside `/thumb/`.
 public enum PostcardServiceApplication {
     /// The responder for `/v1/…` and the services to run beside the server (the queue).
@@ -34,20 +34,6 @@ public enum PostcardServiceApplication {
             router.get(RouterPath(path)) { request, _ in
                 StudioPage.response(path: request.uri.path, maxPhotoBytes: maxPhotoBytes)
                     ?? Response(status: .notFound)
-            }
-        }
-        // A run's deposit manifest, beside its sheets. Not in openapi.yaml yet (its code is
-        // generated): plain routes behind the same middleware (key, rate, problems).
-        for (format, mediaType) in [("csv", "text/csv; charset=utf-8"), ("json", "application/json")] {
-            router.get(RouterPath("/v1/print-runs/{id}/manifest.\(format)")) { _, context in
-                guard let id = context.parameters.get("id") else { throw Problem.notFound("The print run") }
-                guard let owner = RequestOwner.id else { throw Problem(.unauthorized, "No API key was given.") }
-                let data = try await service.manifest(run: id, format: format, owner: owner)
-                var headers = HTTPFields()
-                headers[.contentType] = mediaType
-                headers[.contentDisposition] = "attachment; filename=\"\(id)-manifest.\(format)\""
-                return Response(
-                    status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
             }
         }
         try PostcardAPI(service: service).registerHandlers(on: router)

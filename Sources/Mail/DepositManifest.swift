@@ -11,9 +11,9 @@ import Foundation
 /// Written as CSV (`csv()`: the rows only, for a spreadsheet or the post's deposit form) and
 /// as JSON (`json()`: the rows and the counts). The recipients' names are not in it: the
 /// manifest travels with the sheets, and a name needs to be on the card only.
-public struct DepositManifest: Sendable, Codable, Equatable {
+public struct DepositManifest: Sendable, Codable, Hashable {
     /// One card.
-    public struct Row: Sendable, Codable, Equatable {
+    public struct Row: Sendable, Codable, Hashable {
         /// The card's place in the run, from 1: the order the stacks give (see `CutAndStack`).
         public let sequence: Int
         /// The card's identifier: the service's card id, or the file named on the command line.

@@ -171,16 +171,20 @@ struct ServiceAPITests {
             #expect(
                 try await live.send(.GET, "/v1/print-runs/\(runID)", key: key).json["sheets"] as? [String] == sheets)
             // The deposit manifest: the cards sorted by destination (Person 1 at SW1A 1AA, Person 2 at
-            // P2, "UK" read as GB), cut-and-stack on one sheet; no name in it.
+            // SW1A 2AA, "UK" read as GB), cut-and-stack on one sheet; no name in it. Each card says
+            // how the post takes it, and that it goes abroad without a sender.
+            let shown = try await live.send(.GET, "/v1/cards/\(ids[1])", key: key).json
+            #expect(shown["mailClass"] as? String == "postcard")
+            #expect((shown["warnings"] as? [String])?.first?.hasPrefix("the recipient is abroad") == true)
             let csv = try await live.send(.GET, "/v1/print-runs/\(runID)/manifest.csv", key: key)
             #expect(csv.status == 200)
-            #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+            #expect(csv.header("Content-Type")?.hasPrefix("text/csv") == true)
             #expect(
                 csv.text == "sequence,card,country,postcode,mail_class,sheet,position\r\n"
                     + "1,\(ids[1]),GB,SW1A 1AA,postcard,1,1\r\n2,\(ids[2]),GB,SW1A 2AA,postcard,1,2\r\n", "\(csv.text)")
             let manifest = try await live.send(.GET, "/v1/print-runs/\(runID)/manifest.json", key: key)
             #expect(manifest.status == 200)
-            #expect(manifest.header("Content-Type") == "application/json")
+            #expect(manifest.header("Content-Type")?.hasPrefix("application/json") == true)
             #expect(manifest.json["countries"] as? [String: Int] == ["GB": 2])
             #expect(!manifest.text.contains("Person"))
             let missing = try await live.send(.GET, "/v1/print-runs/run_missing/manifest.csv", key: key)

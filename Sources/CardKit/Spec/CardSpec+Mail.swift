@@ -16,7 +16,9 @@ extension CardSpec {
             (try? Country.resolve(recipient.country).code) ?? recipient.country != postedFrom
         }
         if sender == nil, !abroad.isEmpty {
-            let who = abroad.map { "recipient \($0.offset + 1)" }.joined(separator: ", ")
+            let who =
+                recipients.count == 1
+                ? "the recipient" : abroad.map { "recipient \($0.offset + 1)" }.joined(separator: ", ")
             warnings.append(
                 "\(who) \(abroad.count == 1 ? "is" : "are") abroad and the card has no sender: add one, or a card "
                     + "the post cannot deliver may be destroyed instead of returned.")

@@ -504,45 +504,31 @@ extension Components {
             }
         }
         /// - Remark: Generated from `#/components/schemas/PrintRun`.
-        internal struct PrintRun: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PrintRun/id`.
-            internal var id: Swift.String
-            /// - Remark: Generated from `#/components/schemas/PrintRun/press`.
-            internal var press: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/PrintRun/sheet`.
-            internal var sheet: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/PrintRun/cards`.
-            internal var cards: [Swift.String]
-            /// - Remark: Generated from `#/components/schemas/PrintRun/sheets`.
-            internal var sheets: [Swift.String]
-            /// Creates a new `PrintRun`.
+        internal typealias PrintRun = PrintRunShape
+        /// - Remark: Generated from `#/components/schemas/ManifestFiles`.
+        internal struct ManifestFiles: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ManifestFiles/csv`.
+            internal var csv: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ManifestFiles/json`.
+            internal var json: Swift.String
+            /// Creates a new `ManifestFiles`.
             ///
             /// - Parameters:
-            ///   - id:
-            ///   - press:
-            ///   - sheet:
-            ///   - cards:
-            ///   - sheets:
+            ///   - csv:
+            ///   - json:
             internal init(
-                id: Swift.String,
-                press: Swift.String? = nil,
-                sheet: Swift.String? = nil,
-                cards: [Swift.String],
-                sheets: [Swift.String]
+                csv: Swift.String,
+                json: Swift.String
             ) {
-                self.id = id
-                self.press = press
-                self.sheet = sheet
-                self.cards = cards
-                self.sheets = sheets
+                self.csv = csv
+                self.json = json
             }
             internal enum CodingKeys: String, CodingKey {
-                case id
-                case press
-                case sheet
-                case cards
-                case sheets
+                case csv
+                case json
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DepositManifest`.
+        internal typealias DepositManifest = DepositManifestShape
     }
 }

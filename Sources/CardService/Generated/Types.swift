@@ -77,6 +77,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/print-runs/{id}/sheets/{sheet}`.
     /// - Remark: Generated from `#/paths//v1/print-runs/{id}/sheets/{sheet}/get(getPrintRunSheet)`.
     func getPrintRunSheet(_ input: Operations.GetPrintRunSheet.Input) async throws -> Operations.GetPrintRunSheet.Output
+    /// The run's deposit manifest as CSV, one row per card in the run's order (docs/mail.md).
+    ///
+    /// - Remark: HTTP `GET /v1/print-runs/{id}/manifest.csv`.
+    /// - Remark: Generated from `#/paths//v1/print-runs/{id}/manifest.csv/get(getPrintRunManifestCSV)`.
+    func getPrintRunManifestCSV(_ input: Operations.GetPrintRunManifestCSV.Input) async throws -> Operations.GetPrintRunManifestCSV.Output
+    /// The run's deposit manifest as JSON, with the counts per country and per French département.
+    ///
+    /// - Remark: HTTP `GET /v1/print-runs/{id}/manifest.json`.
+    /// - Remark: Generated from `#/paths//v1/print-runs/{id}/manifest.json/get(getPrintRunManifestJSON)`.
+    func getPrintRunManifestJSON(_ input: Operations.GetPrintRunManifestJSON.Input) async throws -> Operations.GetPrintRunManifestJSON.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -258,6 +268,32 @@ extension APIProtocol {
         headers: Operations.GetPrintRunSheet.Input.Headers = .init()
     ) async throws -> Operations.GetPrintRunSheet.Output {
         try await getPrintRunSheet(Operations.GetPrintRunSheet.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The run's deposit manifest as CSV, one row per card in the run's order (docs/mail.md).
+    ///
+    /// - Remark: HTTP `GET /v1/print-runs/{id}/manifest.csv`.
+    /// - Remark: Generated from `#/paths//v1/print-runs/{id}/manifest.csv/get(getPrintRunManifestCSV)`.
+    internal func getPrintRunManifestCSV(
+        path: Operations.GetPrintRunManifestCSV.Input.Path,
+        headers: Operations.GetPrintRunManifestCSV.Input.Headers = .init()
+    ) async throws -> Operations.GetPrintRunManifestCSV.Output {
+        try await getPrintRunManifestCSV(Operations.GetPrintRunManifestCSV.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The run's deposit manifest as JSON, with the counts per country and per French département.
+    ///
+    /// - Remark: HTTP `GET /v1/print-runs/{id}/manifest.json`.
+    /// - Remark: Generated from `#/paths//v1/print-runs/{id}/manifest.json/get(getPrintRunManifestJSON)`.
+    internal func getPrintRunManifestJSON(
+        path: Operations.GetPrintRunManifestJSON.Input.Path,
+        headers: Operations.GetPrintRunManifestJSON.Input.Headers = .init()
+    ) async throws -> Operations.GetPrintRunManifestJSON.Output {
+        try await getPrintRunManifestJSON(Operations.GetPrintRunManifestJSON.Input(
             path: path,
             headers: headers
         ))

@@ -718,6 +718,14 @@
     return `${list.length} cards: ` + Object.entries(counts).map(([status, n]) => `${n} ${status}`).join(', ');
   }
 
+  /** How the post takes the ordered cards: their mail class, and what it may do with them. */
+  function mailNote(list) {
+    if (!list.length || !list[0].mailClass) return '';
+    const warnings = [...new Set(list.flatMap((card) => card.warnings || []))]
+      .map((text) => text.charAt(0).toUpperCase() + text.slice(1));
+    return [`Posted as a ${list[0].mailClass}.`, ...warnings].join(' ');
+  }
+
   /**
    * Until the preview on screen is the current spec's (a gesture still running is ended
    * first), so that what is ordered is what was last shown; at most `seconds`.
@@ -789,6 +797,7 @@
       }
       cards = next;
       setText('status', describe(cards));
+      setText('mail', mailNote(cards));
       if (cards.every((card) => ['ready', 'failed', 'cancelled', 'printed'].includes(card.status))) return;
       await delay(400);
     }
