@@ -92,7 +92,9 @@ public struct PostalCheck: Sendable {
             .init(
                 x: zones.dividerRule.maxX + 1, y: 0, width: zones.width - zones.dividerRule.maxX - 1,
                 height: zones.height))
-        let address = box(zones.addressZone)
+        // Half a millimetre round the zone: rules are measured to the millimetre, and a decoded
+        // JPEG's or a glyph's edge pixel may fall just past it.
+        let address = box(zones.addressZone, inset: -0.5)
         var stray = 0
         for y in side.y0..<side.y1 {
             for x in side.x0..<side.x1
@@ -233,7 +235,8 @@ public struct PostalCheck: Sendable {
         let side = PostalZones.Rect(
             x: zones.dividerRule.maxX + 1, y: 0, width: zones.width - zones.dividerRule.maxX - 1, height: zones.height)
         let stray = ink.filter { mark in
-            intersects(mark.rect, side) && intersects(mark.rect, card) && !inside(mark.rect, zones.addressZone)
+            intersects(mark.rect, side) && intersects(mark.rect, card)
+                && !inside(mark.rect, zones.addressZone, margin: 0.5)
                 && !inside(mark.rect, zones.frankingZone) && !intersects(mark.rect, zones.codingStrip)
         }
         if !stray.isEmpty {
@@ -244,7 +247,7 @@ public struct PostalCheck: Sendable {
                         + "15 mm from the right and bottom edges, below the franking zone)"))
         }
         if hasAddress {
-            let text = ink.filter { inside($0.rect, zones.addressZone) }
+            let text = ink.filter { inside($0.rect, zones.addressZone, margin: 0.5) }
             let zoneArea = zones.addressZone.width * zones.addressZone.height
             let ground = text.filter { $0.rect.width * $0.rect.height >= zoneArea / 4 }
             if text.isEmpty {

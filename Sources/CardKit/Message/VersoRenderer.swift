@@ -281,8 +281,10 @@ public struct VersoRenderer: Sendable {
     {
         let block = try addressBlock(recipient, index: index, specFile: specFile)
         let zone = geometry.px(geometry.zones.addressZone)
+        // A millimetre inside the zone on the left and right: a glyph's ink may overhang its box.
+        let inset = geometry.px(1)
         return try fit(
-            block.lines, of: recipient, sizes: Self.addressSizes, left: zone.x, width: zone.width,
+            block.lines, of: recipient, sizes: Self.addressSizes, left: zone.x + inset, width: zone.width - 2 * inset,
             bottom: zone.y + zone.height - geometry.px(1), minTop: zone.y, owner: "recipient \(index + 1)",
             path: "recipients[\(index)]", dpi: geometry.format.dpi, specFile: specFile)
     }

@@ -71,7 +71,40 @@ struct CardSpecGenerator {
                 "align": ["left", "centre", "right"].randomElement(using: &random)!,
             ]
         }
+        if chance(0.15) {
+            spec["recipients"] = (0..<Int.random(in: 1...2, using: &random)).map { _ in address() }
+            if chance(0.5) { spec["sender"] = address() }
+        }
         return spec
+    }
+
+    /// A valid address in one of the posts' formats: the country as a code or a name, the
+    /// destination's own example postcode and a region where it asks for one; names with
+    /// accents, hyphens, or in the local script (Japan), up to the 38 characters a line holds.
+    mutating func address() -> [String: Any] {
+        let places: [[String: Any]] = [
+            ["country": "FR", "postcode": "75011", "city": "Paris"],
+            ["country": "France", "postcode": "13210", "city": "Saint-Rémy-de-Provence", "sortingCode": "CEDEX"],
+            ["country": "UK", "postcode": "NW1 6XE", "city": "London"],
+            ["country": "États-Unis", "postcode": "94043", "city": "Mountain View", "region": "CA"],
+            ["country": "DE", "postcode": "10115", "city": "Berlin"],
+            ["country": "Japan", "postcode": "100-0005", "region": "Tokyo", "address2": "Chiyoda-ku"],
+            ["country": "JP", "postcode": "100-0005", "region": "東京都", "address1": "千代田区丸の内1-1", "name": "山田太郎"],
+            ["country": "Corée du Sud", "postcode": "03051", "city": "Seoul", "region": "Seoul"],
+            ["country": "BR", "postcode": "40301-110", "city": "Salvador", "region": "BA"],
+            ["country": "IE", "postcode": "D02 X285", "city": "Dublin", "region": "Co. Dublin"],
+            ["country": "CH", "postcode": "8001", "city": "Zürich"],
+            ["country": "CA", "postcode": "H3Z 2Y7", "city": "Montréal", "region": "QC"],
+        ]
+        var address = places.randomElement(using: &random)!
+        let names = ["Claire Martin", "Mme Martine Durand-Lefebvre", "Jean-Pierre Dupont-Lefèvre", "Zoë O'Neill"]
+        if address["name"] == nil { address["name"] = names.randomElement(using: &random)! }
+        if address["address1"] == nil {
+            address["address1"] = ["12 rue des Lilas", "221B Baker Street", "Résidence les Jardins de Saint-Germain"]
+                .randomElement(using: &random)!
+        }
+        if chance(0.3) { address["organisation"] = "Atelier Lumière" }
+        return address
     }
 
     mutating func chance(_ probability: Double) -> Bool {
