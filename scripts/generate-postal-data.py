@@ -86,7 +86,9 @@ FRENCH_POSTAL_OVERRIDES = {
     "SH": "Sainte-Hélène",  # ISO: "Sainte-Hélène, Ascension et Tristan da Cunha" (AC, TA apart)
     "SX": "Sint Maarten",  # ISO: "Saint-Martin (partie néerlandaise)"
     "SY": "Syrie",  # ISO: "Syrienne, République arabe"
-    "TF": "Terres australes et antarctiques françaises",  # ISO: "Terres australes françaises"
+    "TF": "Terres australes françaises",  # ISO's; the full name is longer than an address line
+    "GS": "Géorgie du Sud",  # ISO: "Géorgie du Sud-et-les Îles Sandwich du Sud", over 38 characters
+    "IO": "Océan Indien britannique",  # ISO: "Territoire britannique de l'océan Indien", over 38
     "TR": "Turquie",  # ISO: "Türkiye" (untranslated)
     "TW": "Taïwan",  # ISO: "Taïwan, province de Chine"
     "TZ": "Tanzanie",  # ISO: "Tanzanie, République unie de"
@@ -96,6 +98,19 @@ FRENCH_POSTAL_OVERRIDES = {
     "VI": "Îles Vierges des États-Unis",  # ISO: "Îles Vierges, États-Unis"
     "VN": "Viêt Nam",
     "WF": "Wallis-et-Futuna",  # ISO: "Wallis et Futuna"
+}
+
+# The English name a post writes on the country line (posted from an English-speaking
+# country), where ISO's reads like an index entry ("Congo, The Democratic Republic of the") or
+# is longer than an address line holds: written into the English common name's column.
+ENGLISH_POSTAL_OVERRIDES = {
+    "BO": "Bolivia", "BQ": "Caribbean Netherlands", "CC": "Cocos Islands",
+    "CD": "Democratic Republic of the Congo", "FK": "Falkland Islands", "FM": "Micronesia", "GS": "South Georgia",
+    "HM": "Heard and McDonald Islands", "IR": "Iran", "KP": "North Korea", "KR": "South Korea", "LA": "Laos",
+    "MD": "Moldova", "MF": "Saint Martin", "PS": "Palestine", "RU": "Russia", "SH": "Saint Helena",
+    "SX": "Sint Maarten", "SY": "Syria", "TW": "Taiwan", "TZ": "Tanzania", "UM": "US Minor Outlying Islands",
+    "VA": "Vatican City", "VE": "Venezuela", "VG": "British Virgin Islands", "VI": "US Virgin Islands",
+    "VN": "Vietnam", "BN": "Brunei",
 }
 
 # Territories in Google's data that ISO 3166-1 does not assign (AC and TA are exceptionally
@@ -360,7 +375,18 @@ def country_rows(iso, french):
         if not postal:
             fail(f"{code} ({name}) has no French translation and no override")
         postal = postal[0].upper() + postal[1:]  # ISO writes "îles Cook"
+        common = ENGLISH_POSTAL_OVERRIDES.get(code, common)
         rows.append([code, entry["alpha_3"], name, common, official, postal, french_name, french_official])
+    for code in ENGLISH_POSTAL_OVERRIDES:
+        if code not in iso:
+            fail(f"English override for {code}, which iso-codes does not have")
+    english = [f"{row[0]} {(row[3] or row[2])!r}" for row in rows if re.search(r"[,()\[\];]", row[3] or row[2])]
+    if english:
+        fail("English postal names written like an index entry; add overrides: " + ", ".join(english))
+    # The country line is one address line: 38 characters at most (AFNOR NF Z10-011).
+    long = [f"{row[0]} {name!r}" for row in rows for name in (row[5], row[3] or row[2]) if len(name) > 38]
+    if long:
+        fail("country lines longer than an address line's 38 characters; add overrides: " + ", ".join(long))
     for code in FRENCH_POSTAL_OVERRIDES:
         if code not in iso:
             fail(f"override for {code}, which iso-codes does not have")
@@ -430,13 +456,16 @@ def swift_source(formats, countries, aliases, iso_version):
 
 /// The postal tables as tab-separated text, parsed once by `PostalData`.
 enum PostalTables {{
+    /// Where the tables come from: part of every card's cache key.
+    static let version = "{PACKAGE} {VERSION}, iso-codes {iso_version}"
     /// One country a line: code, fmt, lfmt, require, upper, zip, zipex, postprefix, lang,
     /// state_name_type, locality_name_type, sublocality_name_type, zip_name_type (empty when absent).
     static let addressFormats = #"""
 {table(formats, 13, "addressFormats")}
     """#
-    /// One country a line: alpha-2, alpha-3, English name, English common name, English official
-    /// name, French postal name, French name, French official name (empty when absent).
+    /// One country a line: alpha-2, alpha-3, English name, English common (or postal) name,
+    /// English official name, French postal name, French name, French official name (empty
+    /// when absent).
     static let countryNames = #"""
 {table(countries, 8, "countryNames")}
     """#

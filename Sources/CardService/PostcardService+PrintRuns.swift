@@ -38,7 +38,9 @@ extension PostcardService {
         }
         // In the order they leave the press: by destination, stably (the book's order, oldest
         // first, among cards to one destination), cards without a recipient last.
-        let destinations = ready.map { Self.destination(ofSpec: $0.spec) }
+        let destinations = ready.map {
+            Self.destination(ofSpec: $0.spec, format: profile.cardFormat, postedFrom: configuration.settings.postedFrom)
+        }
         let order = ready.indices.sorted { a, b in
             (destinations[a].country.isEmpty ? 1 : 0, destinations[a], a)
                 < (destinations[b].country.isEmpty ? 1 : 0, destinations[b], b)
@@ -106,11 +108,20 @@ extension PostcardService {
     }
 
     /// Where the card of `spec` (one recipient's card, as the book keeps it) goes: the
-    /// recipient's country (an ISO code, or a name as older specs have it, read by
-    /// `Country.resolve(_:)`; kept upper-cased when no country matches), postcode and name,
-    /// and the mail class of the card's size (`card.size`, A6 when absent). A card without a
+    /// recipient's country code, postcode as printed (`AddressBlock`) and name, and the mail
+    /// class of `format`, the size the press printed. A spec the renderer would no longer read
+    /// (ordered before a rule changed) is read field by field: the country by
+    /// `Country.resolve(_:)`, kept upper-cased when no country matches. A card without a
     /// recipient has an empty country, postcode and name.
-    static func destination(ofSpec spec: String) -> Destination {
+    static func destination(ofSpec spec: String, format: CardFormat, postedFrom: String) -> Destination {
+        // As the card was printed: its address written for its destination, at the press's size.
+        if let parsed = try? CardSpec.parse(Data(spec.utf8), file: "spec"), let recipient = parsed.recipients.first,
+            let origin = Country.named(code: postedFrom), let block = try? AddressBlock(recipient, postedFrom: origin)
+        {
+            return Destination(
+                country: block.destination.code, postcode: block.postcode ?? "", name: recipient.name,
+                mailClass: format.mailClass)
+        }
         let fields: [String: JSONValue]
         if case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(spec.utf8)) {
             fields = object
@@ -125,18 +136,12 @@ extension PostcardService {
             if case .string(let value)? = recipient[key] { return value }
             return ""
         }
-        var size = PaperSize.a6
-        if case .object(let card)? = fields["card"], case .string(let name)? = card["size"],
-            let named = PaperSize(rawValue: name)
-        {
-            size = named
-        }
         let countryText = text("country")
         let country =
             countryText.isEmpty ? "" : (try? Country.resolve(countryText))?.code ?? countryText.uppercased()
         return Destination(
             country: country, postcode: text("postcode"), name: text("name"),
-            mailClass: MailClass(long: size.millimetres.long, short: size.millimetres.short))
+            mailClass: format.mailClass)
     }
 
     /// The deposit manifest of `owner`'s run `id` as `format` (`json` or `csv`).

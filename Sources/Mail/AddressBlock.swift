@@ -23,6 +23,11 @@ public struct AddressBlock: Sendable, Equatable {
     public let lines: [Line]
     /// Where the card goes.
     public let destination: Country
+    /// The postcode as written on the card (capitals, single spaces; none in La Poste's), if any.
+    public let postcode: String?
+    /// What the destination's post asks for that the address lacks but can do without (a US
+    /// address without its state: the ZIP code routes it): the card is made, and says so.
+    public let warnings: [AddressProblem]
     /// Whether it is posted in its destination country (no country line).
     public var isDomestic: Bool { lines.last?.fields != ["country"] }
 
@@ -42,9 +47,10 @@ public struct AddressBlock: Sendable, Equatable {
             throw AddressProblem(field: "country", problem: error.description)
         }
         let format = AddressFormat.of(code: destination.code)
-        try Self.checkRequired(address, format: format, country: destination)
+        let warnings = try Self.checkRequired(address, format: format, country: destination)
         let postcode = try Self.checkedPostcode(address, format: format, country: destination)
-        let isFrench = destination.code == "FR"
+        let isFrench = Country.laPoste.contains(destination.code)
+        let isDomestic = destination.isDomestic(postedFrom: origin)
         let written = address.fields.map(\.text).joined()
         let pattern = Self.completed(
             AddressText.hasNonLatinLetters(written) ? format.format : (format.latinFormat ?? format.format))
@@ -62,10 +68,10 @@ public struct AddressBlock: Sendable, Equatable {
                 if !line.text.isEmpty { lines.append(line) }
             }
         }
-        if destination.code != origin.code {
+        if !isDomestic {
             lines.append(Line(text: destination.countryLine(postedFrom: origin), fields: ["country"]))
         }
-        let allowed = Self.maxLines + (destination.code == origin.code ? 0 : 1)
+        let allowed = Self.maxLines + (isDomestic ? 0 : 1)
         guard lines.count <= allowed else {
             throw AddressProblem(
                 field: nil,
@@ -73,7 +79,8 @@ public struct AddressBlock: Sendable, Equatable {
                     + (allowed > Self.maxLines ? " abroad (the country's line included)" : "")
                     + "; join or leave out the extra address lines.")
         }
-        for line in lines where line.text.count > Self.maxCharacters {
+        // The country line is the post's own words (its length checked when the tables are made).
+        for line in lines where line.text.count > Self.maxCharacters && line.fields != ["country"] {
             let field = line.fields.max { a, b in
                 (address.fields.first { $0.name == a }?.text.count ?? 0)
                     < (address.fields.first { $0.name == b }?.text.count ?? 0)
@@ -88,28 +95,37 @@ public struct AddressBlock: Sendable, Equatable {
         }
         self.lines = lines
         self.destination = destination
+        self.warnings = warnings
+        self.postcode = postcode
     }
 
     /// `format` with a place for every field: a sorting code after the locality (France's
     /// CEDEX, missing from its metadata's format) and a district on its own line above it
-    /// (AFNOR's line 5, the lieu-dit), where the country's format has none.
+    /// (AFNOR's line 5, the lieu-dit), where the country's format has none; a city where the
+    /// format writes it in the address lines (Japan, Singapore...) on its own line before them.
     private static func completed(_ format: String) -> String {
         var lines = format.components(separatedBy: "%n")
+        if !format.contains("%C"), let street = lines.firstIndex(where: { $0.contains("%A") }) {
+            lines.insert("%C", at: street)
+        }
         guard let locality = lines.firstIndex(where: { $0.contains("%C") }) else { return format }
         if !format.contains("%X") { lines[locality] += " %X" }
         if !format.contains("%D") { lines.insert("%D", at: locality) }
         return lines.joined(separator: "%n")
     }
 
-    /// The required fields of `format` that `address` leaves empty.
+    /// The required fields of `format` that `address` leaves empty: the name, the street, the
+    /// city and the postcode are refused; a region, district, organisation or sorting code the
+    /// post asks for but routes without (the first specs had no region) is a warning.
     private static func checkRequired(_ address: PostalAddress, format: AddressFormat, country: Country)
-        throws(AddressProblem)
+        throws(AddressProblem) -> [AddressProblem]
     {
+        func empty(_ text: String?) -> Bool { (text ?? "").allSatisfy(\.isWhitespace) }
         let present: [Character: Bool] = [
-            "N": !address.name.isEmpty, "O": !(address.organisation ?? "").isEmpty,
-            "A": !(address.addressLines.first ?? "").isEmpty, "D": !(address.dependentLocality ?? "").isEmpty,
-            "C": !(address.locality ?? "").isEmpty, "S": !(address.region ?? "").isEmpty,
-            "Z": !(address.postcode ?? "").isEmpty, "X": !(address.sortingCode ?? "").isEmpty,
+            "N": !empty(address.name), "O": !empty(address.organisation),
+            "A": !empty(address.addressLines.first), "D": !empty(address.dependentLocality),
+            "C": !empty(address.locality), "S": !empty(address.region),
+            "Z": !empty(address.postcode), "X": !empty(address.sortingCode),
         ]
         let names: [Character: (field: String, words: String)] = [
             "N": ("name", "a name"), "O": ("organisation", "an organisation"),
@@ -119,25 +135,37 @@ public struct AddressBlock: Sendable, Equatable {
             "Z": ("postcode", "a \(format.postcodeName == "zip" ? "ZIP code" : "postcode")"),
             "X": ("sortingCode", "a sorting code"),
         ]
-        for letter in "NACSZ" where format.required.contains(letter) && present[letter] == false {
+        var warnings: [AddressProblem] = []
+        for letter in "NACZSDOX" where (format.required.contains(letter) || letter == "N") && present[letter] == false {
             guard let name = names[letter] else { continue }
-            throw AddressProblem(
+            let problem = AddressProblem(
                 field: name.field, problem: "an address in \(country.englishName) needs \(name.words); add it.")
+            guard "SDOX".contains(letter) else { throw problem }
+            warnings.append(problem)
         }
+        return warnings
     }
 
     /// The postcode in capitals with single spaces, checked against the destination's pattern.
     private static func checkedPostcode(_ address: PostalAddress, format: AddressFormat, country: Country)
         throws(AddressProblem) -> String?
     {
-        guard let given = address.postcode, !given.isEmpty else { return nil }
-        let postcode = given.uppercased().split(separator: " ").joined(separator: " ")
+        guard let given = address.postcode, !given.allSatisfy(\.isWhitespace) else { return nil }
+        // Fullwidth and other compatibility forms read as ASCII ("７５００１" is 75001); other
+        // digits (Arabic-Indic...) are not a postcode the post's machines read.
+        var postcode = given.precomposedStringWithCompatibilityMapping.uppercased()
+            .split(separator: " ").joined(separator: " ")
+        // La Poste's postcodes are five digits with no space (AFNOR NF Z10-011).
+        if Country.laPoste.contains(country.code) { postcode = postcode.replacingOccurrences(of: " ", with: "") }
+        let example = format.postcodeExamples.first.map { "; it is written like \($0)" } ?? ""
+        guard postcode.unicodeScalars.allSatisfy(\.isASCII) else {
+            throw AddressProblem(
+                field: "postcode", problem: "\"\(given)\" is not a postcode of \(country.englishName)\(example).")
+        }
         guard let pattern = format.postcodePattern, let regex = try? Regex(pattern) else { return postcode }
         guard (try? regex.wholeMatch(in: postcode)) ?? nil != nil else {
-            let example = format.postcodeExamples.first.map { "; it is written like \($0)" } ?? ""
             throw AddressProblem(
-                field: "postcode",
-                problem: "\"\(given)\" is not a postcode of \(country.englishName)\(example).")
+                field: "postcode", problem: "\"\(given)\" is not a postcode of \(country.englishName)\(example).")
         }
         return postcode
     }
@@ -164,8 +192,9 @@ public struct AddressBlock: Sendable, Equatable {
             // The street lines stand alone in every format but a few that add text around them
             // (Japan's Latin format "%A, %S"): the first lines alone, the last with the rest.
             let streets = address.addressLines.filter { !$0.isEmpty }
+            let upper = format.upper.contains("A")
             var result = streets.dropLast().enumerated().map { index, text in
-                Line(text: text, fields: ["address\(index + 1)"])
+                Line(text: upper ? text.uppercased() : text, fields: ["address\(index + 1)"])
             }
             let last = streets.last.map { (text: $0, field: "address\(streets.count)") }
             result.append(
@@ -207,7 +236,9 @@ public struct AddressBlock: Sendable, Equatable {
                 continue
             }
             guard let letter = segment.field, let found = value(letter) else {
-                if index == 0 || parts.isEmpty { pendingLiteral = nil }
+                // A missing field takes the text that joined it with you: "%C, %S %Z" without
+                // the region is "CITY ZIP", not "CITY,  ZIP".
+                pendingLiteral = nil
                 continue
             }
             if let literal = pendingLiteral, parts.isEmpty ? index == 1 : true { parts.append((literal, false)) }

@@ -37,6 +37,10 @@ public struct AddressFormat: Sendable {
         postcodeName = optional(12) ?? "postal"
     }
 
+    /// Where the postal tables come from (the address metadata's package and iso-codes'
+    /// versions): a cache key names it, since the tables change the backs' bytes.
+    public static var dataVersion: String { PostalTables.version }
+
     /// The format of `code`, or the default one (name, organisation, street lines, city).
     public static func of(code: String) -> AddressFormat {
         PostalData.shared.formats[code.uppercased()] ?? PostalData.shared.formats["ZZ"]

@@ -36,6 +36,17 @@ public struct Country: Sendable, Equatable, Hashable {
         return AddressText.capitalsWithoutAccents(name)
     }
 
+    /// La Poste's territory: metropolitan France, the overseas départements and collectivities
+    /// with French postcodes (97x), and Monaco (980xx, in La Poste's network): mail between
+    /// them is domestic (no country line), and their addresses follow AFNOR NF Z10-011.
+    public static let laPoste: Set<String> = ["FR", "GP", "MQ", "GF", "RE", "YT", "PM", "BL", "MF", "MC"]
+
+    /// Whether a card to this country posted in `origin` is domestic mail: the same country,
+    /// or both in La Poste's territory.
+    public func isDomestic(postedFrom origin: Country) -> Bool {
+        code == origin.code || (Self.laPoste.contains(code) && Self.laPoste.contains(origin.code))
+    }
+
     /// Whether this country's post writes the country line in French: France and its overseas
     /// territories, Monaco, Belgium, Luxembourg and Switzerland (which also read English,
     /// German, Dutch or Italian; French is one of their official languages); English elsewhere.
@@ -48,10 +59,12 @@ public struct Country: Sendable, Equatable, Hashable {
 
     /// Up to three names nearest `key` (edit distance over folded names).
     private static func suggestions(for key: String) -> [String] {
-        guard !key.isEmpty else { return [] }
+        // No country name is longer than 60 letters: a longer text has no near name, and
+        // comparing it with every name would cost its length times theirs, a thousand times.
+        guard !key.isEmpty, key.count <= 60 else { return [] }
         let data = PostalData.shared
         var best: [(distance: Int, name: String)] = []
-        for (candidate, code) in data.countryKeys where candidate.count > 2 {
+        for (candidate, code) in data.countryKeys where candidate.count > 2 && abs(candidate.count - key.count) <= 20 {
             let distance = editDistance(Array(key), Array(candidate))
             guard distance <= max(2, key.count / 3), let country = data.countries[code] else { continue }
             let name = "\(country.englishName) (\(country.code))"

@@ -42,12 +42,17 @@ public struct PostalCheck: Sendable {
     /// recipient has none).
     public func violations(of back: MemoryImage, hasAddress: Bool) -> [Violation] {
         let scale = Double(back.width) / (zones.width + 2 * bleed)
+        guard scale.isFinite, scale > 0, back.height > 0 else {
+            return [Violation(zone: "structure", detail: "the back has no pixels to check")]
+        }
         func box(_ rect: PostalZones.Rect, inset: Double = 0) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
             let x0 = Int(((rect.x + bleed + inset) * scale).rounded(.down))
             let y0 = Int(((rect.y + bleed + inset) * scale).rounded(.down))
             let x1 = Int(((rect.maxX + bleed - inset) * scale).rounded(.up))
             let y1 = Int(((rect.maxY + bleed - inset) * scale).rounded(.up))
-            return (max(0, x0), max(0, y0), min(back.width, x1), min(back.height, y1))
+            // Inside the image, never reversed: a zone beyond it is an empty box.
+            let (left, top) = (min(max(0, x0), back.width), min(max(0, y0), back.height))
+            return (left, top, max(left, min(back.width, x1)), max(top, min(back.height, y1)))
         }
         func luminance(_ x: Int, _ y: Int) -> Int {
             let index = (y * back.width + x) * 3
@@ -62,7 +67,8 @@ public struct PostalCheck: Sendable {
         // The coding strip, read on its trimmed area (the bleed beyond is cut off).
         let strip = box(zones.codingStrip)
         var stripInk = 0
-        for y in strip.y0..<min(strip.y1, box(.init(x: 0, y: 0, width: zones.width, height: zones.height)).y1) {
+        let trimBottom = box(.init(x: 0, y: 0, width: zones.width, height: zones.height)).y1
+        for y in strip.y0..<max(strip.y0, min(strip.y1, trimBottom)) {
             for x in strip.x0..<strip.x1 where luminance(x, y) < Self.inkLevel { stripInk += 1 }
         }
         if stripInk > 0 {

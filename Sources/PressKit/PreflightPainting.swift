@@ -246,16 +246,9 @@ struct PreflightPainting {
             {
                 transparency.append("form /\(key) has a transparency group")
             }
-            var formMatrix = PDFContentScanner.Matrix.identity
-            if let numbers = document.value("/Matrix", in: object).flatMap(document.items)?.compactMap(document.number),
-                numbers.count == 6
-            {
-                formMatrix = PDFContentScanner.Matrix(
-                    a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3], e: numbers[4], f: numbers[5])
-            }
             paint(
                 content, resources: document.value("/Resources", in: object) ?? resources,
-                matrix: formMatrix.then(matrix), depth: depth + 1, in: document)
+                matrix: document.formMatrix(object).then(matrix), depth: depth + 1, in: document)
         default: break
         }
     }

@@ -106,6 +106,19 @@ import Testing
             #"{"version": 1, "photo": "a.jpg\u0000../../etc/passwd"}"#,
             "photo: has the control character U+0000 at character 6; this field is one line of text."
         ),
+        (
+            #"{"version": 1, "recipients": [{"name": "  ", "address1": "1 rue X", "postcode": "75001", "city": "Paris", "country": "FR"}]}"#,
+            #"recipients[0].name: expected a non-empty string, received "  "."#
+        ),
+        (
+            #"{"version": 1, "sender": {"name": "Ana 🌻", "address1": "1 rue X", "postcode": "75001", "city": "Paris", "country": "FR"}}"#,
+            "sender.name: the sender, name: has the pictograph U+1F33B (🌻); an address holds letters, digits and "
+                + "punctuation only, as the post's machines read them."
+        ),
+        (
+            #"{"version": 1, "recipients": [{"name": "A", "address1": "1 rue X", "postcode": "75001", "city": "Paris", "country": "Frnace"}]}"#,
+            #"recipients[0].country: recipient 1, country: "Frnace" is not a country or territory we know; did you mean France (FR)?"#
+        ),
     ])
     func errorsNameTheFieldExpectedAndReceived(json: String, message: String) {
         let error = #expect(throws: CardSpecError.self) { try parse(json) }

@@ -97,6 +97,50 @@ struct AddressBlockTests {
         #expect(throws: AddressProblem.self) { try lines(tooMany) }
     }
 
+    @Test func whatThePostCanRouteWithoutIsAWarningAndEveryFormatReadsWell() throws {
+        // A US address in the first specs' fields (no state): written, with a warning.
+        let noState = PostalAddress(
+            name: "John Smith", address1: "1600 Amphitheatre Parkway", postcode: "94043", city: "Mountain View",
+            country: "US")
+        let block = try AddressBlock(noState, postedFrom: Self.france)
+        #expect(block.lines.map(\.text)[2] == "MOUNTAIN VIEW 94043")
+        #expect(block.warnings.map(\.field) == ["region"])
+        #expect(
+            block.warnings.first?.sentence(owner: "recipient 1")
+                == "recipient 1, region: an address in United States needs a state; add it.")
+        // Barbados without its parish: no stray comma.
+        let barbados = PostalAddress(
+            name: "A B", addressLines: ["Bay Street"], locality: "Bridgetown", postcode: "BB11000", country: "BB")
+        #expect(try lines(barbados)[2] == "BRIDGETOWN BB11000")
+        // Canada writes every street line in capitals.
+        let canada = PostalAddress(
+            name: "Jean Tremblay", addressLines: ["123 rue Sainte-Catherine", "App 4"], locality: "Montréal",
+            region: "QC", postcode: "h3z 2y7", country: "CA")
+        #expect(try lines(canada).prefix(3) == ["JEAN TREMBLAY", "123 RUE SAINTE-CATHERINE", "APP 4"])
+        // Japan writes the city with the address: it is kept, on its own line before the street.
+        let japan = PostalAddress(
+            name: "Taro Yamada", addressLines: ["1-1 Marunouchi"], locality: "Chiyoda-ku", region: "Tokyo",
+            postcode: "100-0005", country: "JP")
+        #expect(try lines(japan).contains("Chiyoda-ku"))
+    }
+
+    @Test func laPosteIsOneTerritoryAndItsPostcodesAreFiveDigits() throws {
+        let guadeloupe = PostalAddress(
+            name: "Marie Joseph", addressLines: ["12 rue Schœlcher"], locality: "Pointe-à-Pitre", postcode: "97110",
+            country: "Guadeloupe")
+        let written = try lines(guadeloupe)
+        #expect(written == ["Marie Joseph", "12 RUE SCHŒLCHER", "97110 POINTE-A-PITRE"], "\(written)")
+        let spaced = PostalAddress(
+            name: "A B", addressLines: ["1 rue X"], locality: "Paris", postcode: "75 001", country: "FR")
+        #expect(try lines(spaced).last == "75001 PARIS")
+        let fullwidth = PostalAddress(
+            name: "A B", addressLines: ["1 rue X"], locality: "Paris", postcode: "７５００１", country: "FR")
+        #expect(try lines(fullwidth).last == "75001 PARIS")
+        let arabicIndic = PostalAddress(
+            name: "A B", addressLines: ["1 rue X"], locality: "Paris", postcode: "٧٥٠٠١", country: "FR")
+        #expect(throws: AddressProblem.self) { try lines(arabicIndic) }
+    }
+
     @Test func mailClassesFollowTheUPUSizes() {
         #expect(MailClass(long: 148, short: 105) == .postcard)
         #expect(MailClass(long: 152.4, short: 101.6) == .postcard)

@@ -12,8 +12,10 @@ extension CardSpec {
     /// - Parameter postedFrom: the country of posting, ISO alpha-2.
     public func postalWarnings(postedFrom: String, format: CardFormat? = nil) -> [String] {
         var warnings: [String] = []
+        let origin = Country.named(code: postedFrom)
         let abroad = recipients.enumerated().filter { _, recipient in
-            (try? Country.resolve(recipient.country).code) ?? recipient.country != postedFrom
+            guard let origin, let destination = try? Country.resolve(recipient.country) else { return true }
+            return !destination.isDomestic(postedFrom: origin)
         }
         if sender == nil, !abroad.isEmpty {
             let who =
@@ -22,6 +24,12 @@ extension CardSpec {
             warnings.append(
                 "\(who) \(abroad.count == 1 ? "is" : "are") abroad and the card has no sender: add one, or a card "
                     + "the post cannot deliver may be destroyed instead of returned.")
+        }
+        // What the destination's post asks for and the address lacks (a US state).
+        for (index, recipient) in recipients.enumerated() {
+            guard let origin, let block = try? AddressBlock(recipient, postedFrom: origin) else { continue }
+            let owner = recipients.count == 1 ? "the recipient" : "recipient \(index + 1)"
+            warnings += block.warnings.map { $0.sentence(owner: owner) }
         }
         let format = format ?? self.format
         if !abroad.isEmpty, format.mailClass == .letter {

