@@ -78,13 +78,19 @@ ls "$work/run-out"/*.pdf | sort >"$work/postcards.txt"
 count=$(wc -l <"$work/postcards.txt")
 echo "mail: $count PDF postcards" >&2
 hyperfine -N --warmup 1 --runs 5 --export-json "$work/run.json" \
+  -n "impose $count postcards in the order given (before)" \
+  "$ours impose $(tr '\n' ' ' <"$work/postcards.txt") --sheet sra3 --out $work/sheets-unsorted.pdf" \
   -n "impose $count postcards sorted, cut-and-stack, with the manifest" \
   "$ours impose $(tr '\n' ' ' <"$work/postcards.txt") --sheet sra3 --sort destination --manifest $work/deposit --out $work/sheets.pdf" >&2
 python3 - "$work/run.json" "$work/deposit.json" <<'PY'
 import json, sys
-run = json.load(open(sys.argv[1]))["results"][0]
+runs = json.load(open(sys.argv[1]))["results"]
 manifest = json.load(open(sys.argv[2]))
-print(f"| {run['command']} | {run['median'] * 1000:.0f} ms (median of {len(run['times'])}) |")
+base = runs[0]["median"]
+print("| a print run, whole process | median (ms) | vs in the order given |")
+print("| --- | ---: | ---: |")
+for run in runs:
+    print(f"| {run['command']} | {run['median'] * 1000:.0f} | {run['median'] / base:.2f}x |")
 print(f"| rows in the manifest | {len(manifest['rows'])}; {len(manifest['countries'])} countries; "
-      f"{len(manifest['departements'])} départements |")
+      f"{len(manifest['departements'])} départements | |")
 PY

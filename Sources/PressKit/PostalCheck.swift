@@ -166,8 +166,19 @@ public struct PostalCheck: Sendable {
         guard document.pageCount > 0 else { return [Violation(zone: "structure", detail: "the PDF has no page")] }
         let index = min(page ?? document.pageCount - 1, document.pageCount - 1)
         let object = document.page(index)
+        /// A page attribute, inherited from the page tree when the page has none (MediaBox,
+        /// Rotate), eight levels up at most.
+        func attribute(_ key: String) -> QPDFDocument.Object? {
+            var node: QPDFDocument.Object? = object
+            for _ in 0..<8 {
+                guard let current = node else { return nil }
+                if let value = document.value(key, in: current) { return value }
+                node = document.value("/Parent", in: current)
+            }
+            return nil
+        }
         func box(_ key: String) -> [Double]? {
-            guard let items = document.value(key, in: object).flatMap(document.items), items.count == 4 else {
+            guard let items = attribute(key).flatMap(document.items), items.count == 4 else {
                 return nil
             }
             let numbers = items.compactMap(document.number)
@@ -179,6 +190,16 @@ public struct PostalCheck: Sendable {
         }
         guard let trim = box("/TrimBox") ?? box("/MediaBox") else {
             return [Violation(zone: "structure", detail: "page \(index + 1) has no TrimBox or MediaBox")]
+        }
+        // A page shown turned is read as drawn: refused rather than checked on the wrong axes.
+        let rotation = attribute("/Rotate").flatMap(document.number) ?? 0
+        guard Int(rotation.rounded()) % 360 == 0 else {
+            return [
+                Violation(
+                    zone: "orientation",
+                    detail: "page \(index + 1) is shown turned (/Rotate \(Int(rotation.rounded()))); an address side "
+                        + "is checked as drawn, landscape and upright")
+            ]
         }
         let millimetres = { (points: Double) in points / 72 * 25.4 }
         let (width, height) = (millimetres(trim[2] - trim[0]), millimetres(trim[3] - trim[1]))

@@ -46,3 +46,18 @@ struct PostalPDFCheckTests {
         #expect(try Self.check("q 1e999 0 0 1 0 0 cm 0 0 0 1 k 0 0 10 10 re f Q\n") == ["structure"])
     }
 }
+
+/// A page shown turned: refused, never checked on the wrong axes.
+struct PostalPDFPageTests {
+    @Test func aPageShownTurnedIsRefusedNotReadOnTheWrongAxes() throws {
+        let document = try QPDFDocument()
+        let box = "[0 0 \(PostalPDFCheckTests.points(148)) \(PostalPDFCheckTests.points(105))]"
+        let address =
+            "0 0 0 1 k \(PostalPDFCheckTests.points(80)) \(PostalPDFCheckTests.points(20)) "
+            + "\(PostalPDFCheckTests.points(40)) \(PostalPDFCheckTests.points(4)) re f\n"
+        try document.addPage("/MediaBox \(box) /Rotate 90", xObjects: [], content: address)
+        let turned = PostalCheck.violations(
+            ofPDF: try document.write(version: "1.3"), name: "turned.pdf", page: nil, hasAddress: true)
+        #expect(turned.map(\.zone) == ["orientation"])
+    }
+}

@@ -266,6 +266,11 @@ def gestures(studio, photo):
         studio.driver.find_element(By.ID, field).send_keys(value)
     studio.driver.find_element(By.ID, "add-recipient").click()
     studio.wait("the recipient is in the spec", lambda: len(studio.spec().get("recipients") or []) == 1)
+    # The sender, printed small on the back: a card abroad without one may be destroyed.
+    for field, value in (("s-name", "Claire Martin"), ("s-address1", "3 rue Lepic"), ("s-postcode", "75018"),
+                         ("s-city", "Paris"), ("s-country", "France")):
+        studio.driver.find_element(By.ID, field).send_keys(value)
+    studio.wait("the sender is in the spec", lambda: (studio.spec().get("sender") or {}).get("country") == "France")
     studio.wait("the back's preview", lambda: studio.js(
         "const b = document.getElementById('back-preview'); return b.src.startsWith('blob:') && b.complete && b.naturalWidth > 0"))
     studio.expect(studio.js("return document.getElementById('message-error').textContent") == "",
@@ -276,6 +281,9 @@ def gestures(studio, photo):
     studio.wait("the effect is in the spec", lambda: (studio.spec().get("effect") or {}).get("name") == "sepia")
     studio.settled("effect")
     studio.order()
+    # The ordered card says how the post takes it; with a sender and a state, nothing to warn of.
+    studio.expect(studio.by_test_id("mail").text == "Posted as a postcard.",
+                  "the mail note reads: " + studio.by_test_id("mail").text)
     studio.finish()
 
 

@@ -30,7 +30,9 @@
     size: 'a6',
     message: { text: '', font: 'sans', size: 14, colour: 'black', align: 'left' },
     recipients: [],
+    sender: {}, // the sender's fields as typed; sent when it has a name
   };
+  const senderFields = ['name', 'address1', 'postcode', 'city', 'country'];
   let key = null;
   let geometry = null; // {card: {width, height}, window: {x, y, width, height} in fractions of the card}
   let reason = '';
@@ -119,6 +121,9 @@
     if (state.effect) card.effect = { name: state.effect, strength: state.strength };
     if (state.message.text.trim() !== '') card.message = Object.assign({}, state.message);
     if (state.recipients.length) card.recipients = state.recipients.map((r) => Object.assign({}, r));
+    const sender = {};
+    for (const field of senderFields) if ((state.sender[field] || '').trim()) sender[field] = state.sender[field].trim();
+    if (sender.name) card.sender = sender;
     return card;
   }
 
@@ -127,6 +132,7 @@
     const card = spec();
     delete card.message;
     delete card.recipients;
+    delete card.sender;
     return JSON.stringify(card);
   }
 
@@ -134,7 +140,7 @@
   function backSpec() {
     const card = spec();
     if (!card.message && !card.recipients) return '';
-    return JSON.stringify({ message: card.message, recipients: card.recipients, card: card.card });
+    return JSON.stringify({ message: card.message, recipients: card.recipients, sender: card.sender, card: card.card });
   }
 
   /** Puts a transform in the spec's ranges and rounds it as the page shows it. */
@@ -299,6 +305,7 @@
       if (controller.signal.aborted) return;
       setText('message-error', '');
       setText('recipient-error', '');
+      setText('sender-error', '');
       shownBack = back;
     } catch (error) {
       if (!(error && error.name === 'AbortError')) setText('message-error', `The preview failed: ${error}`);
@@ -310,10 +317,11 @@
 
   /** Shows a refusal at the field it names, in the service's words. */
   function showProblem(failed, fallback) {
-    const messages = { 'message-error': [], 'recipient-error': [], 'photo-error': [] };
+    const messages = { 'message-error': [], 'recipient-error': [], 'sender-error': [], 'photo-error': [] };
     for (const error of failed.errors) {
       const target = error.field.startsWith('message') ? 'message-error'
-        : error.field.startsWith('recipients') ? 'recipient-error' : 'photo-error';
+        : error.field.startsWith('recipients') ? 'recipient-error'
+          : error.field.startsWith('sender') ? 'sender-error' : 'photo-error';
       messages[target].push(`${error.field}: ${error.detail}`);
     }
     const any = Object.values(messages).some((list) => list.length);
@@ -703,6 +711,13 @@
       renderRecipients();
       previewBackSoon();
     });
+    for (const field of senderFields) {
+      $(`s-${field}`).addEventListener('input', () => {
+        state.sender[field] = $(`s-${field}`).value;
+        saveDraft();
+        previewBackSoon();
+      });
+    }
     $('order').addEventListener('click', order);
   }
 
@@ -827,6 +842,7 @@
     $('strength').value = state.strength;
     $('size').value = state.size;
     setTransform(state.transform);
+    for (const field of senderFields) $(`s-${field}`).value = (state.sender || {})[field] || '';
     renderRecipients();
     $('order').disabled = !state.photo;
   }
