@@ -271,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "ImageCore", "PressKit", "PressPDF", "cardrender", "CardPipeline", "VipsKit", "TestSupport",
+                "ImageCore", "FastPath", "PressKit", "PressPDF", "cardrender", "CardPipeline", "VipsKit", "TestSupport",
             ],
             // The expected help texts; HelpTextTests reads them by path from the source tree.
             exclude: ["Help"]),

@@ -1,3 +1,4 @@
+import FastPath
 import Foundation
 import PressKit
 import PressPDF
@@ -76,6 +77,23 @@ struct PostalCommandTests {
             Tools.cardrender, ["preflight", output + "/card.print.pdf", "--press", "eu-a6-fogra39", "--postal"])
         #expect(ours.status == 0, "\(ours.stdoutText)")
         #expect(ours.stdoutText.contains("ok   postal:"), "\(ours.stdoutText)")
+        // The same back drawn by Ghostscript, as a press's RIP draws it, passes on its pixels.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gs")
+            || ProcessInfo.processInfo.environment["CARDRENDER_REQUIRE_TOOLS"] == "1"
+        {
+            let png = output + "/back.png"
+            let drawn = try Tools.run(
+                "/usr/bin/gs",
+                [
+                    "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=png16m", "-r150", "-dFirstPage=2",
+                    "-dLastPage=2", "-sOutputFile=\(png)", output + "/card.print.pdf",
+                ])
+            #expect(drawn.status == 0, "\(drawn.stderr)")
+            let back = try Fixtures.load(png)
+            let pixels = MemoryImage(width: back.width, height: back.height, pixels: try back.eightBitPixels())
+            // eu-a6-fogra39: A6 with 3 mm bleed.
+            #expect(PostalCheck(width: 148, height: 105, bleed: 3).violations(of: pixels, hasAddress: true).isEmpty)
+        }
 
         // A back with a rule along its bottom (in the coding strip) and a logo beside the stamp.
         let points = { (millimetres: Double) in PDFSyntax.number(millimetres / 25.4 * 72) }

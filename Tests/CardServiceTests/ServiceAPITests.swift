@@ -18,7 +18,7 @@ struct ServiceAPITests {
     /// A spec with a frame, a gesture (zoomed, dragged), a message and two recipients.
     static func spec(photo: String, recipients: Int = 2) -> String {
         let people = (0..<recipients).map { index in
-            #"{"name": "Person \#(index)", "address1": "\#(index) Road", "postcode": "SW1A \#(index)AA", "city": "Town", "country": "UK"}"#
+            #"{"name": "Person \#(index)", "address1": "\#(index) Road", "postcode": "SW1A \#(index % 10)AA", "city": "Town", "country": "UK"}"#
         }
         return #"""
             {"version": 1, "photo": "\#(photo)", "frame": "travel/airmail",
