@@ -29,6 +29,7 @@ namingStrategy: idiomatic
 typeOverrides:
   schemas:
     Card: CardShape
+    CardSpec: CardSpecBody
     CardFiles: CardFilesShape
     CardList: CardListShape
     CreatedCard: CreatedCardShape

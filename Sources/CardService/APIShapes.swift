@@ -1,3 +1,4 @@
+import CardKit
 import Mail
 
 /// The API's shapes whose fields are null rather than absent when they have no value, as
@@ -96,4 +97,15 @@ struct CreatedCardShape: Codable, Hashable, Sendable {
         try container.encode(status, forKey: .status)
         try container.encode(recipient, forKey: .recipient)
     }
+}
+
+/// A card spec as the API received it: the JSON kept as sent (not through generated types,
+/// which would round numbers and drop what they do not know), for `CardSpec.parse` to read
+/// and check field by field. `RequestValidator` has refused unknown fields by then.
+struct CardSpecBody: Codable, Hashable, Sendable {
+    var json: JSONValue
+
+    init(from decoder: any Decoder) throws { json = try JSONValue(from: decoder) }
+
+    func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 }

@@ -19,6 +19,85 @@ enum OpenAPIDocument {
            }
           },
           "schemas": {
+           "Address": {
+            "additionalProperties": false,
+            "description": "A postal address (docs/mail.md); `city` or its other name `locality`.",
+            "properties": {
+             "address1": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "address2": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "address3": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "city": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "country": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "dependentLocality": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "locality": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "name": {
+              "type": "string"
+             },
+             "organisation": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "postcode": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "region": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "sortingCode": {
+              "type": [
+               "string",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "name"
+            ],
+            "type": "object"
+           },
            "Box": {
             "properties": {
              "height": {
@@ -152,6 +231,7 @@ enum OpenAPIDocument {
             "type": "object"
            },
            "CardOrder": {
+            "additionalProperties": false,
             "properties": {
              "press": {
               "default": "rgb-jpeg",
@@ -168,11 +248,182 @@ enum OpenAPIDocument {
             "type": "object"
            },
            "CardSpec": {
-            "additionalProperties": true,
-            "description": "A card spec in the `.card.json` format (see docs/render.md), whose `photo` is the id of a photo this key uploaded. Checked by the renderer: an unknown or invalid field is a 422 naming its path.\n",
+            "additionalProperties": false,
+            "description": "A card spec in the `.card.json` format (see docs/render.md), whose `photo` is the id of a photo this key uploaded. The renderer checks the values (ranges, names, the address for its destination): an unknown or invalid field is a 422 naming its path.\n",
             "properties": {
-             "photo": {
+             "background": {
+              "description": "\"#rrggbb\"",
               "type": "string"
+             },
+             "card": {
+              "additionalProperties": false,
+              "properties": {
+               "bleed": {
+                "type": "number"
+               },
+               "dpi": {
+                "type": "integer"
+               },
+               "size": {
+                "type": "string"
+               }
+              },
+              "type": "object"
+             },
+             "crop": {
+              "additionalProperties": false,
+              "description": "The photo's rectangle in upright pixels (not with `transform`).",
+              "properties": {
+               "height": {
+                "type": "integer"
+               },
+               "width": {
+                "type": "integer"
+               },
+               "x": {
+                "type": "integer"
+               },
+               "y": {
+                "type": "integer"
+               }
+              },
+              "required": [
+               "x",
+               "y",
+               "width",
+               "height"
+              ],
+              "type": "object"
+             },
+             "effect": {
+              "description": "An effect name, or {name, strength}.",
+              "oneOf": [
+               {
+                "type": "string"
+               },
+               {
+                "type": "null"
+               },
+               {
+                "additionalProperties": false,
+                "properties": {
+                 "name": {
+                  "type": "string"
+                 },
+                 "strength": {
+                  "type": "number"
+                 }
+                },
+                "required": [
+                 "name"
+                ],
+                "type": "object"
+               }
+              ]
+             },
+             "frame": {
+              "description": "A frame id (GET /v1/frames).",
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "message": {
+              "oneOf": [
+               {
+                "type": "null"
+               },
+               {
+                "additionalProperties": false,
+                "properties": {
+                 "align": {
+                  "type": "string"
+                 },
+                 "colour": {
+                  "type": "string"
+                 },
+                 "font": {
+                  "type": "string"
+                 },
+                 "size": {
+                  "type": "integer"
+                 },
+                 "text": {
+                  "type": "string"
+                 }
+                },
+                "required": [
+                 "text"
+                ],
+                "type": "object"
+               }
+              ]
+             },
+             "photo": {
+              "maxLength": 100,
+              "type": "string"
+             },
+             "recipients": {
+              "oneOf": [
+               {
+                "type": "null"
+               },
+               {
+                "items": {
+                 "$ref": "#/components/schemas/Address"
+                },
+                "type": "array"
+               }
+              ]
+             },
+             "sender": {
+              "oneOf": [
+               {
+                "type": "null"
+               },
+               {
+                "$ref": "#/components/schemas/Address"
+               }
+              ]
+             },
+             "transform": {
+              "description": "\"auto\" (the first placement), or the gesture: scale, rotation in degrees, offset in window fractions.",
+              "oneOf": [
+               {
+                "enum": [
+                 "auto"
+                ],
+                "type": "string"
+               },
+               {
+                "additionalProperties": false,
+                "properties": {
+                 "offset": {
+                  "additionalProperties": false,
+                  "properties": {
+                   "x": {
+                    "type": "number"
+                   },
+                   "y": {
+                    "type": "number"
+                   }
+                  },
+                  "type": "object"
+                 },
+                 "rotation": {
+                  "type": "number"
+                 },
+                 "scale": {
+                  "type": "number"
+                 }
+                },
+                "type": "object"
+               }
+              ]
+             },
+             "version": {
+              "description": "The spec format (1).",
+              "type": "integer"
              }
             },
             "required": [
@@ -493,6 +744,7 @@ enum OpenAPIDocument {
             "type": "object"
            },
            "PrintRunOrder": {
+            "additionalProperties": false,
             "properties": {
              "press": {
               "type": "string"
@@ -652,12 +904,14 @@ enum OpenAPIDocument {
             "operationId": "createCards",
             "parameters": [
              {
+              "description": "1 to 255 printable ASCII characters; the same key and body give the first answer again.",
               "in": "header",
               "name": "Idempotency-Key",
               "required": false,
               "schema": {
                "maxLength": 255,
                "minLength": 1,
+               "pattern": "^[\\x20-\\x7E]{1,255}$",
                "type": "string"
               }
              }
@@ -901,6 +1155,58 @@ enum OpenAPIDocument {
                 "contentMediaType": "application/octet-stream",
                 "type": "string"
                }
+              },
+              "image/gif": {
+               "schema": {
+                "contentMediaType": "image/gif",
+                "type": "string"
+               }
+              },
+              "image/heic": {
+               "schema": {
+                "contentMediaType": "image/heic",
+                "type": "string"
+               }
+              },
+              "image/heif": {
+               "schema": {
+                "contentMediaType": "image/heif",
+                "type": "string"
+               }
+              },
+              "image/jpeg": {
+               "schema": {
+                "contentMediaType": "image/jpeg",
+                "type": "string"
+               }
+              },
+              "image/png": {
+               "schema": {
+                "contentMediaType": "image/png",
+                "type": "string"
+               }
+              },
+              "image/tiff": {
+               "schema": {
+                "contentMediaType": "image/tiff",
+                "type": "string"
+               }
+              },
+              "image/webp": {
+               "schema": {
+                "contentMediaType": "image/webp",
+                "type": "string"
+               }
+              },
+              "multipart/form-data": {
+               "schema": {
+                "additionalProperties": {
+                 "contentMediaType": "*/*",
+                 "type": "string"
+                },
+                "description": "One part holding the image (a browser form's file field, any name).",
+                "type": "object"
+               }
               }
              },
              "required": true
@@ -930,7 +1236,7 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              }
             },
-            "summary": "Store a photo (the image bytes as the body); the same bytes give the same id."
+            "summary": "Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.\n"
            }
           },
           "/v1/photos/{id}": {
@@ -942,7 +1248,19 @@ enum OpenAPIDocument {
               "name": "id",
               "required": true,
               "schema": {
+               "maxLength": 100,
                "type": "string"
+              }
+             },
+             {
+              "description": "The JPEG's width in pixels (never wider than the photo).",
+              "in": "query",
+              "name": "width",
+              "required": false,
+              "schema": {
+               "maximum": 2048,
+               "minimum": 16,
+               "type": "integer"
               }
              }
             ],
@@ -953,15 +1271,21 @@ enum OpenAPIDocument {
                 "schema": {
                  "$ref": "#/components/schemas/Photo"
                 }
+               },
+               "image/jpeg": {
+                "schema": {
+                 "contentMediaType": "image/jpeg",
+                 "type": "string"
+                }
                }
               },
-              "description": "The photo."
+              "description": "The photo's facts, or its reduced JPEG when `width` is given."
              },
              "default": {
               "$ref": "#/components/responses/Problem"
              }
             },
-            "summary": "A photo this key uploaded (its upright size and format)."
+            "summary": "A photo this key uploaded: its upright size and format, or with `width` the photo itself, upright, as a JPEG that many pixels wide (the studio's moving copy of a photo the browser cannot decode, such as HEIC).\n"
            }
           },
           "/v1/placements": {

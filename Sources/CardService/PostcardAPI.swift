@@ -24,14 +24,44 @@ struct PostcardAPI: APIProtocol {
     }
 
     func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output {
-        guard case .binary(let body) = input.body else { throw Problem(.unsupportedMediaType, "Send the image bytes.") }
-        // ServiceMiddleware has already refused a body over the limit.
-        let bytes = try await [UInt8](collecting: body, upTo: .max)
+        // ServiceMiddleware has already refused a body over the limit; the format is read
+        // from the bytes, whatever type the client sent them as.
+        let bytes: [UInt8]
+        switch input.body {
+        case .jpeg(let body), .png(let body), .imageHeic(let body), .imageHeif(let body), .imageWebp(let body),
+            .imageTiff(let body), .imageGif(let body), .binary(let body):
+            bytes = try await [UInt8](collecting: body, upTo: .max)
+        case .multipartForm(let parts):
+            bytes = try await Self.onePart(parts)
+        }
         guard !bytes.isEmpty else { throw Problem(.unprocessableContent, "The body is empty; send the image bytes.") }
         let stored = try await service.storePhoto(bytes, owner: try owner)
         let photo = Components.Schemas.Photo(
             id: stored.digest, width: stored.width, height: stored.height, format: stored.format)
         return stored.isNew ? .created(.init(body: .json(photo))) : .ok(.init(body: .json(photo)))
+    }
+
+    /// The bytes of a form's one file part.
+    /// - Throws: `Problem` 422 for a form with no part or more than one.
+    static func onePart(
+        _ parts: MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>
+    ) async throws -> [UInt8] {
+        var found: [UInt8]?
+        do {
+            for try await part in parts {
+                guard case .additionalProperties(let named) = part else { continue }
+                guard found == nil else {
+                    throw Problem(.unprocessableContent, "The form has more than one part; send the photo alone.")
+                }
+                found = try await [UInt8](collecting: named.payload, upTo: .max)
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(.badRequest, "The form cannot be read: each part needs a name (Content-Disposition).")
+        }
+        guard let found else { throw Problem(.unprocessableContent, "The form has no file part; add the photo.") }
+        return found
     }
 
     func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output {
@@ -47,6 +77,10 @@ struct PostcardAPI: APIProtocol {
         // Another key's photo is not found, as one that does not exist.
         guard let photo = try await service.book.photo(owner: try owner, digest: input.path.id) else {
             throw Problem(.notFound, "There is no photo \(input.path.id) for this API key.")
+        }
+        if let width = input.query.width {
+            let jpeg = try await service.reducedPhoto(input.path.id, width: width)
+            return .ok(.init(body: .jpeg(HTTPBody(jpeg))))
         }
         return .ok(
             .init(

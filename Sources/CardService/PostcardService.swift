@@ -143,6 +143,18 @@ public final class PostcardService: Sendable {
             // libvips read the header (a format libjpeg does not take) and refused it.
             throw Problem(.unprocessableContent, "The photo is refused: libvips cannot read it (\(error)).")
         }
+        // Decoded whole now, as `render` would decode it, so a damaged photo is refused here
+        // rather than by the queue after the order was accepted.
+        do {
+            _ = try await previewPool.runIfActive { [configuration] in
+                try Thumbnailer(policy: configuration.settings.policy).thumbnail(
+                    of: photo, width: 64, options: EncodeOptions(format: .jpeg))
+            }
+        } catch let error as ImageInputError {
+            throw Problem(.unprocessableContent, "The photo is refused: \(error)")
+        } catch let error as VipsError {
+            throw Problem(.unprocessableContent, "The photo is refused: its pixels cannot be decoded (\(error.message)).")
+        }
         guard let key = CacheKey(hex: digest) else { preconditionFailure("a SHA-256 digest is 64 hex digits") }
         do {
             try await previewPool.runIfActive { [configuration] in
@@ -157,6 +169,21 @@ public final class PostcardService: Sendable {
         return StoredPhoto(
             digest: digest, width: header.uprightWidth, height: header.uprightHeight, format: header.format.rawValue,
             isNew: isNew)
+    }
+
+    /// Photo `digest` upright, `width` pixels wide (never wider than it is), as a JPEG: the
+    /// studio's moving copy of a photo the browser cannot decode.
+    func reducedPhoto(_ digest: String, width: Int) async throws -> Data {
+        do {
+            return try await previewPool.runIfActive { [configuration, decoded] in
+                try Thumbnailer(policy: configuration.settings.policy, decodedPhotos: decoded).thumbnail(
+                    of: try self.photoBytes(digest), width: width, options: EncodeOptions(format: .jpeg, quality: 82),
+                    digest: digest
+                ).data
+            }
+        } catch {
+            throw Self.refusal(error) ?? error
+        }
     }
 
     /// The bytes of `owner`'s photo `digest` (blocking: call on a pool thread).

@@ -23,14 +23,14 @@ enum StudioPage {
         let type: String
         switch path {
         case "/studio", "/studio/", "/studio/index.html":
-            body = String(decoding: PackageResources.index_html, as: UTF8.self)
+            body = file("index.html", PackageResources.index_html)
                 .replacingOccurrences(of: "{{MAX_PHOTO_BYTES}}", with: String(maxPhotoBytes))
             type = "text/html; charset=utf-8"
         case "/studio/studio.js":
-            body = String(decoding: PackageResources.studio_js, as: UTF8.self)
+            body = file("studio.js", PackageResources.studio_js)
             type = "text/javascript; charset=utf-8"
         case "/studio/studio.css":
-            body = String(decoding: PackageResources.studio_css, as: UTF8.self)
+            body = file("studio.css", PackageResources.studio_css)
             type = "text/css; charset=utf-8"
         default:
             return nil
@@ -44,5 +44,17 @@ enum StudioPage {
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// Where the page's files are read from instead of the binary, for working on the page
+    /// without a rebuild (`CARDRENDER_STUDIO_DIR=Sources/CardService/Studio`, docs/studio.md).
+    static let directory = ProcessInfo.processInfo.environment["CARDRENDER_STUDIO_DIR"]
+
+    /// The file `name` of the page: from `directory` when set, else as compiled in.
+    static func file(_ name: String, _ compiled: [UInt8]) -> String {
+        if let directory, let text = try? String(contentsOfFile: directory + "/" + name, encoding: .utf8) {
+            return text
+        }
+        return String(decoding: compiled, as: UTF8.self)
     }
 }

@@ -6,7 +6,7 @@
 
 /// Any JSON value, decoded first so that validation can name the field, what it expected
 /// and what it received (Codable's own errors cannot say it that way).
-public enum JSONValue: Sendable, Equatable, Decodable {
+public enum JSONValue: Sendable, Hashable, Decodable {
     case null
     case bool(Bool)
     case number(Double)

@@ -205,7 +205,8 @@ extension APIProtocol {
 }
 
 fileprivate extension UniversalServer where APIHandler: APIProtocol {
-    /// Store a photo (the image bytes as the body); the same bytes give the same id.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
     /// - Remark: Generated from `#/paths//v1/photos/post(uploadPhoto)`.
@@ -229,16 +230,117 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 let chosenContentType = try converter.bestContentType(
                     received: contentType,
                     options: [
-                        "application/octet-stream"
+                        "image/jpeg",
+                        "image/png",
+                        "image/heic",
+                        "image/heif",
+                        "image/webp",
+                        "image/tiff",
+                        "image/gif",
+                        "application/octet-stream",
+                        "multipart/form-data"
                     ]
                 )
                 switch chosenContentType {
+                case "image/jpeg":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .jpeg(value)
+                        }
+                    )
+                case "image/png":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .png(value)
+                        }
+                    )
+                case "image/heic":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageHeic(value)
+                        }
+                    )
+                case "image/heif":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageHeif(value)
+                        }
+                    )
+                case "image/webp":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageWebp(value)
+                        }
+                    )
+                case "image/tiff":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageTiff(value)
+                        }
+                    )
+                case "image/gif":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageGif(value)
+                        }
+                    )
                 case "application/octet-stream":
                     body = try converter.getRequiredRequestBodyAsBinary(
                         OpenAPIRuntime.HTTPBody.self,
                         from: requestBody,
                         transforming: { value in
                             .binary(value)
+                        }
+                    )
+                case "multipart/form-data":
+                    body = try converter.getRequiredRequestBodyAsMultipart(
+                        OpenAPIRuntime.MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .multipartForm(value)
+                        },
+                        boundary: contentType.requiredBoundary(),
+                        allowsUnknownParts: true,
+                        requiredExactlyOncePartNames: [],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [],
+                        zeroOrMoreTimesPartNames: [],
+                        decoding: { part in
+                            let headerFields = part.headerFields
+                            let (name, filename) = try converter.extractContentDispositionNameAndFilename(in: headerFields)
+                            switch name {
+                            default:
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "*/*"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .additionalProperties(.init(
+                                    payload: body,
+                                    filename: filename,
+                                    name: name
+                                ))
+                            }
                         }
                     )
                 default:
@@ -309,7 +411,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// A photo this key uploaded (its upright size and format).
+    /// A photo this key uploaded: its upright size and format, or with `width` the photo itself, upright, as a JPEG that many pixels wide (the studio's moving copy of a photo the browser cannot decode, such as HEIC).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)`.
@@ -332,9 +435,17 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "id",
                     as: Swift.String.self
                 ))
+                let query: Operations.GetPhoto.Input.Query = .init(width: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "width",
+                    as: Swift.Int.self
+                ))
                 let headers: Operations.GetPhoto.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.GetPhoto.Input(
                     path: path,
+                    query: query,
                     headers: headers
                 )
             },
@@ -355,6 +466,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                             value,
                             headerFields: &response.headerFields,
                             contentType: "application/json; charset=utf-8"
+                        )
+                    case let .jpeg(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/jpeg",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/jpeg"
                         )
                     }
                     return (response, body)

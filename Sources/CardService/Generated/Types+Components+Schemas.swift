@@ -378,47 +378,159 @@ extension Components {
                 case format
             }
         }
-        /// A card spec in the `.card.json` format (see docs/render.md), whose `photo` is the id of a photo this key uploaded. Checked by the renderer: an unknown or invalid field is a 422 naming its path.
+        /// A card spec in the `.card.json` format (see docs/render.md), whose `photo` is the id of a photo this key uploaded. The renderer checks the values (ranges, names, the address for its destination): an unknown or invalid field is a 422 naming its path.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/CardSpec`.
-        internal struct CardSpec: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/CardSpec/photo`.
-            internal var photo: Swift.String
-            /// A container of undocumented properties.
-            internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-            /// Creates a new `CardSpec`.
+        internal typealias CardSpec = CardSpecBody
+        /// A postal address (docs/mail.md); `city` or its other name `locality`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Address`.
+        internal struct Address: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Address/name`.
+            internal var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Address/organisation`.
+            internal var organisation: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/address1`.
+            internal var address1: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/address2`.
+            internal var address2: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/address3`.
+            internal var address3: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/dependentLocality`.
+            internal var dependentLocality: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/city`.
+            internal var city: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/locality`.
+            internal var locality: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/region`.
+            internal var region: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/postcode`.
+            internal var postcode: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/sortingCode`.
+            internal var sortingCode: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Address/country`.
+            internal var country: Swift.String?
+            /// Creates a new `Address`.
             ///
             /// - Parameters:
-            ///   - photo:
-            ///   - additionalProperties: A container of undocumented properties.
+            ///   - name:
+            ///   - organisation:
+            ///   - address1:
+            ///   - address2:
+            ///   - address3:
+            ///   - dependentLocality:
+            ///   - city:
+            ///   - locality:
+            ///   - region:
+            ///   - postcode:
+            ///   - sortingCode:
+            ///   - country:
             internal init(
-                photo: Swift.String,
-                additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()
+                name: Swift.String,
+                organisation: Swift.String? = nil,
+                address1: Swift.String? = nil,
+                address2: Swift.String? = nil,
+                address3: Swift.String? = nil,
+                dependentLocality: Swift.String? = nil,
+                city: Swift.String? = nil,
+                locality: Swift.String? = nil,
+                region: Swift.String? = nil,
+                postcode: Swift.String? = nil,
+                sortingCode: Swift.String? = nil,
+                country: Swift.String? = nil
             ) {
-                self.photo = photo
-                self.additionalProperties = additionalProperties
+                self.name = name
+                self.organisation = organisation
+                self.address1 = address1
+                self.address2 = address2
+                self.address3 = address3
+                self.dependentLocality = dependentLocality
+                self.city = city
+                self.locality = locality
+                self.region = region
+                self.postcode = postcode
+                self.sortingCode = sortingCode
+                self.country = country
             }
             internal enum CodingKeys: String, CodingKey {
-                case photo
+                case name
+                case organisation
+                case address1
+                case address2
+                case address3
+                case dependentLocality
+                case city
+                case locality
+                case region
+                case postcode
+                case sortingCode
+                case country
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.photo = try container.decode(
+                self.name = try container.decode(
                     Swift.String.self,
-                    forKey: .photo
+                    forKey: .name
                 )
-                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [
-                    "photo"
+                self.organisation = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .organisation
+                )
+                self.address1 = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .address1
+                )
+                self.address2 = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .address2
+                )
+                self.address3 = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .address3
+                )
+                self.dependentLocality = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .dependentLocality
+                )
+                self.city = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .city
+                )
+                self.locality = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .locality
+                )
+                self.region = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .region
+                )
+                self.postcode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .postcode
+                )
+                self.sortingCode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .sortingCode
+                )
+                self.country = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .country
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "organisation",
+                    "address1",
+                    "address2",
+                    "address3",
+                    "dependentLocality",
+                    "city",
+                    "locality",
+                    "region",
+                    "postcode",
+                    "sortingCode",
+                    "country"
                 ])
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(
-                    self.photo,
-                    forKey: .photo
-                )
-                try encoder.encodeAdditionalProperties(additionalProperties)
             }
         }
         /// - Remark: Generated from `#/components/schemas/CardOrder`.
@@ -444,6 +556,21 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case spec
                 case press
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.spec = try container.decode(
+                    Components.Schemas.CardSpec.self,
+                    forKey: .spec
+                )
+                self.press = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .press
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "spec",
+                    "press"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CardStatus`.
@@ -501,6 +628,21 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case press
                 case sheet
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.press = try container.decode(
+                    Swift.String.self,
+                    forKey: .press
+                )
+                self.sheet = try container.decode(
+                    Swift.String.self,
+                    forKey: .sheet
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "press",
+                    "sheet"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PrintRun`.

@@ -6,7 +6,8 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
-    /// Store a photo (the image bytes as the body); the same bytes give the same id.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
     /// - Remark: Generated from `#/paths//v1/photos/post(uploadPhoto)`.
@@ -27,8 +28,28 @@ internal enum Operations {
             internal var headers: Operations.UploadPhoto.Input.Headers
             /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody`.
             internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/heic`.
+                case imageHeic(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/heif`.
+                case imageHeif(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/webp`.
+                case imageWebp(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/tiff`.
+                case imageTiff(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/image\/gif`.
+                case imageGif(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/application\/octet-stream`.
                 case binary(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/multipartForm`.
+                internal enum MultipartFormPayload: Sendable, Hashable {
+                    case additionalProperties(OpenAPIRuntime.MultipartDynamicallyNamedPart<OpenAPIRuntime.HTTPBody>)
+                }
+                /// - Remark: Generated from `#/paths/v1/photos/POST/requestBody/content/multipart\/form-data`.
+                case multipartForm(OpenAPIRuntime.MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>)
             }
             internal var body: Operations.UploadPhoto.Input.Body
             /// Creates a new `Input`.
@@ -203,7 +224,8 @@ internal enum Operations {
             }
         }
     }
-    /// A photo this key uploaded (its upright size and format).
+    /// A photo this key uploaded: its upright size and format, or with `width` the photo itself, upright, as a JPEG that many pixels wide (the studio's moving copy of a photo the browser cannot decode, such as HEIC).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)`.
@@ -223,6 +245,21 @@ internal enum Operations {
                 }
             }
             internal var path: Operations.GetPhoto.Input.Path
+            /// - Remark: Generated from `#/paths/v1/photos/{id}/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The JPEG's width in pixels (never wider than the photo).
+                ///
+                /// - Remark: Generated from `#/paths/v1/photos/{id}/GET/query/width`.
+                internal var width: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - width: The JPEG's width in pixels (never wider than the photo).
+                internal init(width: Swift.Int? = nil) {
+                    self.width = width
+                }
+            }
+            internal var query: Operations.GetPhoto.Input.Query
             /// - Remark: Generated from `#/paths/v1/photos/{id}/GET/header`.
             internal struct Headers: Sendable, Hashable {
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPhoto.AcceptableContentType>]
@@ -239,12 +276,15 @@ internal enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             internal init(
                 path: Operations.GetPhoto.Input.Path,
+                query: Operations.GetPhoto.Input.Query = .init(),
                 headers: Operations.GetPhoto.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -263,6 +303,30 @@ internal enum Operations {
                             switch self {
                             case let .json(body):
                                 return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/photos/{id}/GET/responses/200/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    internal var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/jpeg",
+                                    body: self
+                                )
                             }
                         }
                     }
@@ -277,7 +341,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The photo.
+            /// The photo's facts, or its reduced JPEG when `width` is given.
             ///
             /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)/responses/200`.
             ///
@@ -326,12 +390,15 @@ internal enum Operations {
         }
         internal enum AcceptableContentType: AcceptableProtocol {
             case json
+            case jpeg
             case applicationProblemJson
             case other(Swift.String)
             internal init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
+                case "image/jpeg":
+                    self = .jpeg
                 case "application/problem+json":
                     self = .applicationProblemJson
                 default:
@@ -344,6 +411,8 @@ internal enum Operations {
                     return string
                 case .json:
                     return "application/json"
+                case .jpeg:
+                    return "image/jpeg"
                 case .applicationProblemJson:
                     return "application/problem+json"
                 }
@@ -351,6 +420,7 @@ internal enum Operations {
             internal static var allCases: [Self] {
                 [
                     .json,
+                    .jpeg,
                     .applicationProblemJson
                 ]
             }
@@ -1157,13 +1227,15 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/cards/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// 1 to 255 printable ASCII characters; the same key and body give the first answer again.
+                ///
                 /// - Remark: Generated from `#/paths/v1/cards/POST/header/Idempotency-Key`.
                 internal var idempotencyKey: Swift.String?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateCards.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - idempotencyKey:
+                ///   - idempotencyKey: 1 to 255 printable ASCII characters; the same key and body give the first answer again.
                 ///   - accept:
                 internal init(
                     idempotencyKey: Swift.String? = nil,

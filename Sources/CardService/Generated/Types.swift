@@ -6,12 +6,14 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// Store a photo (the image bytes as the body); the same bytes give the same id.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
     /// - Remark: Generated from `#/paths//v1/photos/post(uploadPhoto)`.
     func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output
-    /// A photo this key uploaded (its upright size and format).
+    /// A photo this key uploaded: its upright size and format, or with `width` the photo itself, upright, as a JPEG that many pixels wide (the studio's moving copy of a photo the browser cannot decode, such as HEIC).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)`.
@@ -91,7 +93,8 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Store a photo (the image bytes as the body); the same bytes give the same id.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
     /// - Remark: Generated from `#/paths//v1/photos/post(uploadPhoto)`.
@@ -104,16 +107,19 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// A photo this key uploaded (its upright size and format).
+    /// A photo this key uploaded: its upright size and format, or with `width` the photo itself, upright, as a JPEG that many pixels wide (the studio's moving copy of a photo the browser cannot decode, such as HEIC).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//v1/photos/{id}/get(getPhoto)`.
     internal func getPhoto(
         path: Operations.GetPhoto.Input.Path,
+        query: Operations.GetPhoto.Input.Query = .init(),
         headers: Operations.GetPhoto.Input.Headers = .init()
     ) async throws -> Operations.GetPhoto.Output {
         try await getPhoto(Operations.GetPhoto.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }
