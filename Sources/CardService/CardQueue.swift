@@ -42,9 +42,22 @@ public struct CardQueue: Service {
     private func renderLoop(leaseMilliseconds: Int) async {
         while !Task.isCancelled {
             do {
-                if let claim = try await service.book.claim(
-                    leaseMilliseconds: leaseMilliseconds, node: service.configuration.nodeName)
-                {
+                let node = service.configuration.nodeName
+                let result = try await service.book.claim(leaseMilliseconds: leaseMilliseconds, node: node)
+                for (id, error) in result.failed {
+                    service.logger.error("card \(id): failed: \(error)")
+                    service.metrics.transition(to: "failed")
+                }
+                if let claim = result.claim {
+                    if let previous = claim.takenOverFrom {
+                        service.logger.warning(
+                            "card \(claim.card.id): the lease of node \(previous) ran out; taken over by node \(node)"
+                        )
+                        service.metrics.leaseTakenOver()
+                    } else {
+                        service.logger.info("card \(claim.card.id): claimed by node \(node)")
+                    }
+                    service.metrics.transition(to: "rendering")
                     await service.render(claim, leaseMilliseconds: leaseMilliseconds)
                     continue
                 }

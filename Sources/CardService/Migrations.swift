@@ -46,6 +46,14 @@ enum Migrations {
                 "ALTER TABLE print_runs ADD COLUMN manifest TEXT"
             ]
         ),
+        (
+            3,
+            [
+                // When a key was revoked (NULL: in use) and last rotated (`cardrender keys`).
+                "ALTER TABLE api_keys ADD COLUMN revoked BIGINT",
+                "ALTER TABLE api_keys ADD COLUMN rotated BIGINT",
+            ]
+        ),
     ]
 
     /// Applies every step not yet applied.

@@ -36,10 +36,62 @@ public struct OrderBook: Sendable {
         return (id, secret)
     }
 
-    /// The id of the key whose secret is `secret`, or nil when there is none.
+    /// The id of the key whose secret is `secret`, or nil when there is none or it was revoked.
     func keyID(secret: String) async throws -> String? {
-        try await database.execute("SELECT id FROM api_keys WHERE hash = $1", [.text(Self.hash(secret))])
-            .first?.text("id")
+        try await database.execute(
+            "SELECT id FROM api_keys WHERE hash = $1 AND revoked IS NULL", [.text(Self.hash(secret))]
+        ).first?.text("id")
+    }
+
+    /// An API key as `cardrender keys list` shows it (never its secret, which is not kept).
+    public struct KeyInfo: Sendable, Equatable {
+        public let id: String
+        public let name: String
+        /// Milliseconds since 1970.
+        public let created: Int
+        /// When it was revoked, nil while it is in use.
+        public let revoked: Int?
+        /// When its secret was last replaced, nil if never.
+        public let rotated: Int?
+    }
+
+    /// Every key, oldest first.
+    public func keys() async throws -> [KeyInfo] {
+        try await database.execute("SELECT id, name, created, revoked, rotated FROM api_keys ORDER BY created, id", [])
+            .compactMap { row in
+                guard let id = row.text("id"), let name = row.text("name"), let created = row.int("created") else {
+                    return nil
+                }
+                return KeyInfo(id: id, name: name, created: created, revoked: row.int("revoked"), rotated: row.int("rotated"))
+            }
+    }
+
+    /// The keys `nameOrID` names: the key with that id, else every key with that name.
+    public func keys(named nameOrID: String) async throws -> [KeyInfo] {
+        let all = try await keys()
+        if let key = all.first(where: { $0.id == nameOrID }) { return [key] }
+        return all.filter { $0.name == nameOrID }
+    }
+
+    /// Revokes key `id`: every node refuses its secret from the next request on (keys are
+    /// looked up on each request). Its photos, cards and runs stay.
+    /// - Returns: false when there is no such key or it was revoked already.
+    public func revokeKey(id: String) async throws -> Bool {
+        !(try await database.execute(
+            "UPDATE api_keys SET revoked = $2 WHERE id = $1 AND revoked IS NULL RETURNING id",
+            [.text(id), .int(ServiceClock.milliseconds())]
+        ).isEmpty)
+    }
+
+    /// Gives key `id` a new secret, refusing the old one at once; the key keeps its id, so
+    /// its photos, cards and runs stay its own.
+    /// - Returns: the new secret, or nil when there is no such key in use.
+    public func rotateKey(id: String) async throws -> String? {
+        let secret = "crk_" + Self.randomHex(32)
+        let rows = try await database.execute(
+            "UPDATE api_keys SET hash = $2, rotated = $3 WHERE id = $1 AND revoked IS NULL RETURNING id",
+            [.text(id), .text(Self.hash(secret)), .int(ServiceClock.milliseconds())])
+        return rows.isEmpty ? nil : secret
     }
 
     // MARK: Photos
@@ -172,6 +224,32 @@ public struct OrderBook: Sendable {
     struct Claim: Sendable, Equatable {
         let card: CardRecord
         let token: String
+        /// The node whose lease ran out, when the card was taken over from one.
+        var takenOverFrom: String? = nil
+    }
+
+    /// What a claim found: the card claimed, if any, and the cards failed for having been
+    /// claimed too often, with their reason.
+    struct ClaimResult: Sendable {
+        var claim: Claim?
+        var failed: [(id: String, error: String)] = []
+    }
+
+    /// The cards of this database by status, and how many wait to be rendered (queued, or
+    /// rendering under a lease that ran out).
+    func statusCounts() async throws -> (byStatus: [String: Int], waiting: Int) {
+        var counts: [String: Int] = [:]
+        for row in try await database.execute("SELECT status, COUNT(*) AS n FROM cards GROUP BY status", []) {
+            if let status = row.text("status") { counts[status] = row.int("n") ?? 0 }
+        }
+        let waiting =
+            try await database.execute(
+                """
+                SELECT COUNT(*) AS n FROM cards WHERE status = 'queued'
+                OR (status = 'rendering' AND lease_until < \(database.dialect.now))
+                """, []
+            ).first?.int("n") ?? 0
+        return (counts, waiting)
     }
 
     /// Claims the oldest queued card, or one whose renderer's lease ran out (its node died),
@@ -180,30 +258,45 @@ public struct OrderBook: Sendable {
     /// store cannot take it.
     /// - Parameter node: this node's name, the start of the lease's token (which node holds
     ///   a card shows in the table).
-    func claim(leaseMilliseconds lease: Int, node: String = "node", maxAttempts: Int = 5) async throws -> Claim? {
+    func claim(leaseMilliseconds lease: Int, node: String = "node", maxAttempts: Int = 5) async throws -> ClaimResult {
         let token = node + "/" + Self.randomHex(16)
         let dialect = database.dialect
         return try await database.transaction { sql in
             guard let now = try await sql.execute("SELECT \(dialect.now) AS now", []).first?.int("now") else {
                 throw ServiceDatabaseError(reason: "the database gave no time", code: nil)
             }
-            _ = try await sql.execute(
+            var result = ClaimResult()
+            result.failed = try await sql.execute(
                 """
                 UPDATE cards SET status = 'failed', lease_token = NULL, updated = $2,
                 error = 'rendering did not finish after ' || attempts || ' attempts (the node rendering it died, or the store could not be written, each time)'
                 WHERE status IN ('queued', 'rendering') AND lease_until < $2 AND attempts >= $1
-                """, [.int(maxAttempts), .int(now)])
+                RETURNING id, error
+                """, [.int(maxAttempts), .int(now)]
+            ).compactMap { row in row.text("id").map { ($0, row.text("error") ?? "") } }
             // A queued card with a lease_until was put back (`release`): it waits until then.
+            // The one chosen is read first (locked on PostgreSQL), so that a card taken over
+            // from a node whose lease ran out is known as such.
+            guard
+                let chosen = try await sql.execute(
+                    """
+                    SELECT id, status, lease_token FROM cards WHERE status IN ('queued', 'rendering')
+                    AND (lease_until IS NULL OR lease_until < $1)
+                    ORDER BY created, id LIMIT 1\(dialect.skipLocked)
+                    """, [.int(now)]
+                ).first, let id = chosen.text("id")
+            else { return result }
             let rows = try await sql.execute(
                 """
                 UPDATE cards SET status = 'rendering', lease_token = $1, lease_until = $2, attempts = attempts + 1,
                 updated = $3
-                WHERE id = (SELECT id FROM cards WHERE status IN ('queued', 'rendering')
-                AND (lease_until IS NULL OR lease_until < $3)
-                ORDER BY created, id LIMIT 1\(dialect.skipLocked))
-                RETURNING \(CardRecord.columns)
-                """, [.text(token), .int(now + lease), .int(now)])
-            return rows.first.flatMap(CardRecord.init(row:)).map { Claim(card: $0, token: token) }
+                WHERE id = $4 RETURNING \(CardRecord.columns)
+                """, [.text(token), .int(now + lease), .int(now), .text(id)])
+            let previous = chosen.text("status") == "rendering" ? chosen.text("lease_token") : nil
+            result.claim = rows.first.flatMap(CardRecord.init(row:)).map {
+                Claim(card: $0, token: token, takenOverFrom: previous.map { String($0.prefix { $0 != "/" }) })
+            }
+            return result
         }
     }
 

@@ -185,7 +185,10 @@ struct PostcardAPI: APIProtocol {
     func cancelCard(_ input: Operations.CancelCard.Input) async throws -> Operations.CancelCard.Output {
         let id = input.path.id
         switch try await service.book.cancel(owner: try owner, id: id) {
-        case .cancelled(let card): return .ok(.init(body: .json(self.card(card))))
+        case .cancelled(let card):
+            service.logger.info("card \(id): cancelled")
+            service.metrics.transition(to: "cancelled")
+            return .ok(.init(body: .json(self.card(card))))
         case .notFound: throw Problem.notFound("The card \(id)")
         case .printed(let card):
             throw Problem(

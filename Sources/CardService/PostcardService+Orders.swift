@@ -56,7 +56,14 @@ extension PostcardService {
                     owner: owner, idempotencyKey: idempotencyKey, bodyDigest: order.bodyDigest, cards: cards,
                     answer: first)
                 {
-                case .answer(let answer, let replayed): return (answer, replayed)
+                case .answer(let answer, let replayed):
+                    if !replayed {
+                        for card in cards {
+                            logger.info("card \(card.id): queued (key \(owner), press \(order.press))")
+                        }
+                        metrics.transition(to: "queued", count: cards.count)
+                    }
+                    return (answer, replayed)
                 case .keyReused:
                     throw Problem(
                         .unprocessableContent,
@@ -131,20 +138,29 @@ extension PostcardService {
                 if made.cached, let key = made.key { try maker.store(made.card, for: key) }
                 return made
             }
-            try await book.finish(
-                claim, status: .ready, verdict: made.card.record.quality.rawValue, error: nil, entryKey: made.key?.hex)
+            let verdict = made.card.record.quality.rawValue
+            if try await book.finish(claim, status: .ready, verdict: verdict, error: nil, entryKey: made.key?.hex) {
+                logger.info("card \(card.id): ready (print quality \(verdict)\(made.cached ? ", from the store" : ""))")
+                metrics.transition(to: "ready")
+            } else {
+                logger.notice("card \(card.id): rendered, but no longer this node's (cancelled, or taken over)")
+            }
         } catch let error as CacheError {
-            logger.warning("card \(card.id): the store cannot be written (\(error)); it goes back in the queue")
+            logger.warning("card \(card.id): put back in the queue: the store cannot be written (\(error))")
+            metrics.transition(to: "released")
             try? await book.release(claim)
         } catch let problem as Problem where problem.status == .serviceUnavailable {
-            logger.warning("card \(card.id): \(problem.detail); it goes back in the queue")
+            logger.warning("card \(card.id): put back in the queue: \(problem.detail)")
+            metrics.transition(to: "released")
             try? await book.release(claim)
         } catch {
             let text =
                 (error as? Problem)?.detail ?? ErrorText.describe(error, file: "card \(card.id)")
-            if error is CardRenderFailure { logger.error("card \(card.id): \(text)") }
             do {
-                try await book.finish(claim, status: .failed, verdict: nil, error: text, entryKey: nil)
+                if try await book.finish(claim, status: .failed, verdict: nil, error: text, entryKey: nil) {
+                    logger.error("card \(card.id): failed: \(text)")
+                    metrics.transition(to: "failed")
+                }
             } catch {
                 logger.warning("card \(card.id): its failure cannot be recorded (\(error)); the lease will run out")
             }

@@ -46,6 +46,8 @@ public final class PostcardService: Sendable {
         public var requestsPerSecond: Double
         /// This node's name in the queue's leases (which node renders a card).
         public var nodeName: String
+        /// How long a request's body may take to arrive (408 after it).
+        public var bodyTimeout: Duration = .seconds(30)
 
         public init(
             database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),
@@ -74,6 +76,8 @@ public final class PostcardService: Sendable {
     let previewPool: NIOThreadPool
     let renderPool: NIOThreadPool
     let logger: Logger
+    /// The service's metrics (`/metrics`).
+    public let metrics = PostcardMetrics()
     /// The name of the default press (today's RGB JPEG print file).
     public static let rgbJPEG = PressProfile.rgbJPEGName
     /// Largest spec or order body, in bytes (as `render`'s spec files).
@@ -257,12 +261,15 @@ public final class PostcardService: Sendable {
     func preview(_ json: Data, side: CardRenderer.PreviewSide, owner: String) async throws -> Data {
         let (spec, digest) = try await spec(json, owner: owner)
         guard let renderer = renderer(press: Self.rgbJPEG) else { preconditionFailure("rgb-jpeg is always a press") }
+        let started = ContinuousClock.now
         do {
-            return try await previewPool.runIfActive { [decoded] in
+            let jpeg = try await previewPool.runIfActive { [decoded] in
                 let photo = try self.photoBytes(digest)
                 return try renderer.preview(
                     photo: photo, digest: digest, spec: spec, side: side, specFile: "spec", decoded: decoded)
             }
+            metrics.preview(ContinuousClock.now - started)
+            return jpeg
         } catch {
             throw Self.refusal(error) ?? error
         }

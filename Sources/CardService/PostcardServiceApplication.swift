@@ -6,22 +6,31 @@ import ServiceLifecycle
 
 /// Builds `/v1` and `/studio`: the router (the generated operations behind
 /// `ServiceMiddleware`, the OpenAPI document and the studio page) and the queue that renders
-/// what is ordered. `cardrender serve` puts the router's
-/// responder beside `/thumb/`.
+/// what is ordered. `cardrender serve` puts the router's responder beside `/thumb/`.
 public enum PostcardServiceApplication {
-    /// The responder for `/v1/…` and the services to run beside the server (the queue).
+    /// Failed authentications an address may send at once, then one every 2 s.
+    static let failedAuthBurst = 20.0
+    static let failedAuthRate = 0.5
+
+    /// The responder for `/v1/…`, the services to run beside the server (the queue), and the
+    /// service's metrics as text for `/metrics`.
     /// - Throws: what registering the generated routes throws (a malformed path: a bug).
-    public static func build(service: PostcardService, logger: Logger) throws -> (
-        responder: any HTTPResponder<BasicRequestContext>, services: [any Service]
+    public static func build<Context: RemoteAddressRequestContext>(
+        service: PostcardService, logger: Logger, context: Context.Type
+    ) throws -> (
+        responder: any HTTPResponder<Context>, services: [any Service],
+        metrics: @Sendable () async -> String
     ) {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: Context.self)
         router.add(
-            middleware: ServiceMiddleware(
+            middleware: ServiceMiddleware<Context>(
                 book: service.book,
                 limiter: RateLimiter(
                     rate: service.configuration.requestsPerSecond, burst: 2 * service.configuration.requestsPerSecond),
+                failures: RateLimiter(rate: failedAuthRate, burst: failedAuthBurst),
                 maxPhotoBytes: service.configuration.settings.policy.maxFileBytes,
-                maxSpecBytes: PostcardService.maxSpecBytes, logger: logger))
+                maxSpecBytes: PostcardService.maxSpecBytes, bodyTimeout: service.configuration.bodyTimeout,
+                validator: RequestValidator(), metrics: service.metrics, logger: logger))
         router.get("/v1/openapi.json") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
@@ -37,6 +46,9 @@ public enum PostcardServiceApplication {
             }
         }
         try PostcardAPI(service: service).registerHandlers(on: router)
-        return (router.buildResponder(), [CardQueue(service: service)])
+        return (
+            router.buildResponder(), [CardQueue(service: service)],
+            { await service.metrics.exposition(book: service.book) }
+        )
     }
 }

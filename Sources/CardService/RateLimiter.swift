@@ -1,7 +1,8 @@
 import Synchronization
 
-/// A token bucket per API key: `rate` requests a second on average, bursts up to `burst`.
-/// A request that finds the bucket empty is refused with the seconds until a token is back.
+/// A token bucket per key (an API key, a client address): `rate` tokens a second on average,
+/// bursts up to `burst`. A request that finds the bucket empty is refused with the seconds
+/// until a token is back.
 final class RateLimiter: Sendable {
     let rate: Double
     let burst: Double
@@ -10,6 +11,9 @@ final class RateLimiter: Sendable {
         var updated: ContinuousClock.Instant
     }
     private let buckets = Mutex([String: Bucket]())
+    /// Buckets kept at most: past it, the full ones are dropped (a full bucket is as good as
+    /// none), so that many addresses cannot grow the table without end.
+    private static let kept = 10_000
 
     /// - Parameters:
     ///   - rate: tokens a second.
@@ -23,17 +27,40 @@ final class RateLimiter: Sendable {
     /// - Returns: nil when taken, else the whole seconds to wait (`Retry-After`).
     func take(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
         buckets.withLock { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(burst, bucket.tokens + seconds * rate)
-            bucket.updated = now
-            defer { buckets[key] = bucket }
+            var bucket = refilled(buckets[key], now: now)
+            defer {
+                buckets[key] = bucket
+                if buckets.count > Self.kept { prune(&buckets, now: now) }
+            }
             if bucket.tokens >= 1 {
                 bucket.tokens -= 1
                 return nil
             }
             return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
         }
+    }
+
+    /// The whole seconds until `key`'s bucket has a token, or nil when it has one now
+    /// (nothing is taken).
+    func wait(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
+        buckets.withLock { buckets in
+            guard let kept = buckets[key] else { return nil }
+            let bucket = refilled(kept, now: now)
+            return bucket.tokens >= 1 ? nil : max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
+        }
+    }
+
+    private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
+        guard var bucket else { return Bucket(tokens: burst, updated: now) }
+        let elapsed = now - bucket.updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(burst, bucket.tokens + seconds * rate)
+        bucket.updated = now
+        return bucket
+    }
+
+    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
+        buckets = buckets.filter { refilled($0.value, now: now).tokens < burst }
+        if buckets.count > Self.kept { buckets.removeAll() }
     }
 }

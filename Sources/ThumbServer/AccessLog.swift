@@ -60,6 +60,26 @@ final class AccessLog: Sendable {
         }
     }
 
+    /// `target` with the value of every query parameter that may hold a secret (a name with
+    /// key, token, secret, pass, auth, session or credential in it, or a value that is an API
+    /// key) replaced by `REDACTED`: a key sent in the URL by mistake never reaches a log.
+    static func redacted(_ target: String) -> String {
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        let query = target[target.index(after: question)...]
+        let lower = query.lowercased()
+        let marks = ["key", "token", "secret", "pass", "auth", "session", "credential", "crk_", "bearer"]
+        guard marks.contains(where: { lower.contains($0) }) else { return target }
+        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
+            guard let equals = parameter.firstIndex(of: "=") else { return String(parameter) }
+            let name = parameter[..<equals].lowercased()
+            let value = parameter[parameter.index(after: equals)...].lowercased()
+            let secret =
+                marks.prefix(7).contains { name.contains($0) } || value.hasPrefix("crk_") || value.hasPrefix("bearer")
+            return secret ? parameter[..<equals] + "=REDACTED" : String(parameter)
+        }
+        return target[...question] + parameters.joined(separator: "&")
+    }
+
     /// The local time as `StreamLogHandler` writes it, made once per second.
     private func now() -> String {
         var time = time_t()

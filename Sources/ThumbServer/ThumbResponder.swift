@@ -11,12 +11,14 @@ import NIOCore
 /// goes to the service's own router. Every request ends with one log line and its metrics
 /// (`AccessLog`).
 struct ThumbResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
 
     let service: ThumbService
     let accessLog: AccessLog
     /// The postcard service's routes (`/v1/…`, `/studio`), if it is on.
-    let api: (any HTTPResponder<BasicRequestContext>)?
+    let api: (any HTTPResponder<ServerRequestContext>)?
+    /// More of `/metrics`: the postcard service's.
+    let moreMetrics: (@Sendable () async -> String)?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -38,16 +40,17 @@ struct ThumbResponder: HTTPResponder {
             response = Self.text("ok\n", contentType: "text/plain; charset=utf-8")
         } else if path == "/metrics" {
             route = "metrics"
-            let text = service.metrics.exposition(
+            var text = service.metrics.exposition(
                 load: service.pool.load, memoryCacheBytes: service.memory.usage.bytes,
                 decodedPhotos: service.decodedPhotos)
+            if let moreMetrics { text += await moreMetrics() }
             response = Self.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         } else {
             route = "other"
             response = ThumbService.response(for: .notFound)
         }
         accessLog.record(
-            method: request.method.rawValue, target: request.uri.string, route: route, status: response.status.code,
+            method: request.method.rawValue, target: AccessLog.redacted(request.uri.string), route: route, status: response.status.code,
             bytes: response.headers[.contentLength], source: response.headers[.xCache],
             duration: ContinuousClock.now - started)
         return response

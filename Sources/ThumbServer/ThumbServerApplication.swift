@@ -18,19 +18,21 @@ public enum ThumbServerApplication {
     ///   - logger: where request lines and errors go.
     ///   - api: the postcard service's responder for `/v1/…` (`PostcardServiceApplication`), if on.
     ///   - services: run beside the server (the postcard service's queue).
+    ///   - moreMetrics: more of `/metrics` (the postcard service's), printed after the server's.
     ///   - onRunning: called once the socket listens, with the port (useful with port 0).
     /// - Throws: `RootDirectoryError` when the root cannot be served.
     public static func build(
         configuration: ServerConfiguration,
         cache: LocalCache,
         logger: Logger,
-        api: (any HTTPResponder<BasicRequestContext>)? = nil,
+        api: (any HTTPResponder<ServerRequestContext>)? = nil,
         services: [any Service] = [],
+        moreMetrics: (@Sendable () async -> String)? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> (application: some ApplicationProtocol, service: ThumbService) {
         let service = try ThumbService(configuration: configuration, cache: cache, logger: logger)
         let accessLog = AccessLog(logger: logger, metrics: service.metrics)
-        let responder = ThumbResponder(service: service, accessLog: accessLog, api: api)
+        let responder = ThumbResponder(service: service, accessLog: accessLog, api: api, moreMetrics: moreMetrics)
         let maintenance = CacheMaintenance(
             cache: service.cache, pool: service.pool, interval: .seconds(600), logger: logger)
         let application = Application(

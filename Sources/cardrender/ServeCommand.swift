@@ -192,11 +192,13 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let postcardService = try await node.open(
                 postcards, decode: decode.policy, engine: engine, workers: workers, logger: logger)
-            let api = try postcardService.map { try PostcardServiceApplication.build(service: $0, logger: logger) }
+            let api = try postcardService.map {
+                try PostcardServiceApplication.build(service: $0, logger: logger, context: ServerRequestContext.self)
+            }
             let (listening, nowListening) = AsyncStream.makeStream(of: Void.self)
             let (application, service) = try ThumbServerApplication.build(
                 configuration: configuration, cache: store, logger: logger, api: api?.responder,
-                services: api?.services ?? []
+                services: api?.services ?? [], moreMetrics: api?.metrics
             ) { [host, root, signingKey, postcards] port in
                 nowListening.finish()
                 if let root {

@@ -76,6 +76,9 @@ struct ServiceNodeOptions: ParsableArguments {
     @Option(help: "Requests a second per API key (bursts of twice that); more are refused with 429.")
     var rateLimit = 100
 
+    @Option(help: "Seconds a request's body may take to arrive; a body still arriving then is refused with 408.")
+    var bodyTimeout = 30
+
     @Option(help: "This node's name in the queue's leases (default: the host name and process id).")
     var nodeName: String?
 
@@ -104,6 +107,9 @@ struct ServiceNodeOptions: ParsableArguments {
         }
         guard (1...86_400).contains(leaseSeconds) else {
             throw ValidationError("--lease-seconds must be from 1 to 86400; received \(leaseSeconds).")
+        }
+        guard (1...3600).contains(bodyTimeout) else {
+            throw ValidationError("--body-timeout must be from 1 to 3600 seconds; received \(bodyTimeout).")
         }
         guard (1...100_000).contains(rateLimit) else {
             throw ValidationError("--rate-limit must be from 1 to 100000; received \(rateLimit).")
@@ -146,14 +152,30 @@ struct ServiceNodeOptions: ParsableArguments {
         let store = try LocalCache(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
             logger.warning("\($0)")
         }
+        // The service offers every frame and press: without them it would refuse customers'
+        // cards as if they were wrong, so it does not start (naming what is missing).
         var presses: [String: PressProfile] = [:]
         for name in RenderCommand.PressName.allCases.map(\.rawValue) {
-            if let press = try? Resources.pressProfile(name) { presses[name] = press }
+            do {
+                if let press = try Resources.pressProfile(name) { presses[name] = press }
+            } catch {
+                Console.error(
+                    "cardrender: the postcard service cannot start: the press profiles in \(Resources.pressProfilesDirectory()) cannot be used (\(error)); set CARDRENDER_PRESS_PROFILES to the directory that holds them."
+                )
+                throw ExitCode(64)
+            }
         }
-        let catalogue = try? FrameCatalogue(directory: Resources.framesDirectory(nil))
-        if catalogue == nil { logger.warning("no frame catalogue: cards with frames will be refused") }
-        return PostcardService(
-            configuration: PostcardService.Configuration(
+        let frames = Resources.framesDirectory(nil)
+        let catalogue: FrameCatalogue
+        do {
+            catalogue = try FrameCatalogue(directory: frames)
+        } catch {
+            Console.error(
+                "cardrender: the postcard service cannot start: the frame catalogue \(frames) cannot be read (\(error)); set CARDRENDER_FRAMES to the directory that holds it."
+            )
+            throw ExitCode(64)
+        }
+        var configuration = PostcardService.Configuration(
                 database: database, store: store,
                 settings: CardRenderer.Settings(
                     policy: decode, engine: engine, postedFrom: PostedFrom.code(postedFrom)),
@@ -162,7 +184,8 @@ struct ServiceNodeOptions: ParsableArguments {
                 decodedPhotoBytes: previewDecodes.bytes,
                 lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),
                 nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-            ),
-            logger: logger)
+            )
+        configuration.bodyTimeout = .seconds(bodyTimeout)
+        return PostcardService(configuration: configuration, logger: logger)
     }
 }

@@ -119,26 +119,28 @@ struct LiveService: Sendable {
     /// Runs `body` against a service on `database`, then shuts it down gracefully.
     static func with<T: Sendable>(
         _ database: DatabaseKind, requestsPerSecond: Double = 1000, lease: Duration = .seconds(60),
-        maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, _ body: @Sendable (LiveService) async throws -> T
+        maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, bodyTimeout: Duration = .seconds(30),
+        _ body: @Sendable (LiveService) async throws -> T
     ) async throws -> T {
         let directory = try Fixtures.scratchDirectory("service")
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let opened = try await database.open(directory: directory)
         try await OrderBook(database: opened).migrate()
-        let service = PostcardService(
-            configuration: PostcardService.Configuration(
+        var configuration = PostcardService.Configuration(
                 database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
                 settings: CardRenderer.Settings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
                 catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
-                previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond),
-            logger: logger)
-        let api = try PostcardServiceApplication.build(service: service, logger: logger)
-        var configuration = ServerConfiguration(root: nil, host: "127.0.0.1", port: 0)
-        configuration.workers = 1
+                previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
+        configuration.bodyTimeout = bodyTimeout
+        let service = PostcardService(configuration: configuration, logger: logger)
+        let api = try PostcardServiceApplication.build(
+            service: service, logger: logger, context: ServerRequestContext.self)
+        var server = ServerConfiguration(root: nil, host: "127.0.0.1", port: 0)
+        server.workers = 1
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let (application, _) = try ThumbServerApplication.build(
-            configuration: configuration, cache: try LocalCache(directory: directory + "/cache"), logger: logger,
-            api: api.responder, services: api.services
+            configuration: server, cache: try LocalCache(directory: directory + "/cache"), logger: logger,
+            api: api.responder, services: api.services, moreMetrics: api.metrics
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
         let result: Result<T, any Error> = await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -16,20 +16,22 @@ import Testing
         let owner = try await book.createKey(name: "q").id
         let ids = try await Self.queue(book, owner: owner, count: 3)
         // Node A claims with a lease that has already run out (it died at once).
-        let dead = try #require(try await book.claim(leaseMilliseconds: -1))
-        // Node B takes the same card over: the oldest, its lease over.
-        let live = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        let dead = try #require(try await book.claim(leaseMilliseconds: -1, node: "node-a").claim)
+        #expect(dead.takenOverFrom == nil)
+        // Node B takes the same card over: the oldest, its lease over; the claim says from whom.
+        let live = try #require(try await book.claim(leaseMilliseconds: 60_000, node: "node-b").claim)
         #expect(live.card.id == dead.card.id)
+        #expect(live.takenOverFrom == "node-a")
         #expect(live.card.id == ids[0])
         // A's late result is refused; B's is recorded.
         #expect(try await Self.ready(book, dead) == false)
         #expect(try await Self.ready(book, live) == true)
         #expect(try await Self.ready(book, live) == false)
         // The next claims take the other two, in order, and then nothing.
-        let second = try #require(try await book.claim(leaseMilliseconds: 60_000))
-        let third = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        let second = try #require(try await book.claim(leaseMilliseconds: 60_000).claim)
+        let third = try #require(try await book.claim(leaseMilliseconds: 60_000).claim)
         #expect([second.card.id, third.card.id] == Array(ids[1...]))
-        #expect(try await book.claim(leaseMilliseconds: 60_000) == nil)
+        #expect(try await book.claim(leaseMilliseconds: 60_000).claim == nil)
         _ = try await Self.ready(book, second)
         _ = try await Self.ready(book, third)
         #expect(try await book.readiedCounts(owner: owner) == Dictionary(uniqueKeysWithValues: ids.map { ($0, 1) }))
@@ -41,8 +43,11 @@ import Testing
         let (book, opened) = try await Self.migrated(database, "poison")
         let owner = try await book.createKey(name: "q").id
         _ = try await Self.queue(book, owner: owner, count: 1)
-        for _ in 0..<5 { #expect(try await book.claim(leaseMilliseconds: -1) != nil) }
-        #expect(try await book.claim(leaseMilliseconds: -1) == nil)
+        for _ in 0..<5 { #expect(try await book.claim(leaseMilliseconds: -1).claim != nil) }
+        let last = try await book.claim(leaseMilliseconds: -1)
+        #expect(last.claim == nil)
+        // The claim that failed it says so (the queue logs it).
+        #expect(last.failed.count == 1 && last.failed.first?.error.contains("after 5 attempts") == true)
         let card = try #require(try await book.cards(owner: owner, status: nil, limit: 10, after: nil).cards.first)
         #expect(card.status == .failed)
         #expect(card.error?.contains("after 5 attempts") == true)
@@ -54,18 +59,18 @@ import Testing
         let (book, opened) = try await Self.migrated(database, "renew")
         let owner = try await book.createKey(name: "q").id
         let ids = try await Self.queue(book, owner: owner, count: 1)
-        let first = try #require(try await book.claim(leaseMilliseconds: 60_000, node: "a"))
+        let first = try #require(try await book.claim(leaseMilliseconds: 60_000, node: "a").claim)
         #expect(first.token.hasPrefix("a/"))
         #expect(try await book.renew(first, leaseMilliseconds: 60_000))
-        #expect(try await book.claim(leaseMilliseconds: 60_000) == nil)
+        #expect(try await book.claim(leaseMilliseconds: 60_000).claim == nil)
         // Put back with its back-off over: claimed again at once; the old claim is void.
         try await book.release(first, backoffMilliseconds: -1)
         #expect(try await book.renew(first, leaseMilliseconds: 60_000) == false)
-        let second = try #require(try await book.claim(leaseMilliseconds: 60_000))
+        let second = try #require(try await book.claim(leaseMilliseconds: 60_000).claim)
         #expect(second.card.id == ids[0])
         // Put back with a back-off still running: nobody takes it yet.
         try await book.release(second, backoffMilliseconds: 60_000)
-        #expect(try await book.claim(leaseMilliseconds: 60_000) == nil)
+        #expect(try await book.claim(leaseMilliseconds: 60_000).claim == nil)
         #expect(try await book.card(owner: owner, id: ids[0])?.status == .queued)
         await opened.close()
     }
@@ -77,13 +82,13 @@ import Testing
         let (book, opened) = try await Self.migrated(database, "recover")
         let owner = try await book.createKey(name: "q").id
         let ids = try await Self.queue(book, owner: owner, count: 2)
-        let mine = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a"))
-        let theirs = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-b"))
-        #expect(try await book.claim(leaseMilliseconds: 600_000) == nil)
+        let mine = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a").claim)
+        let theirs = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-b").claim)
+        #expect(try await book.claim(leaseMilliseconds: 600_000).claim == nil)
         // node-a dies and starts again: its card is queued at once; node-b's keeps its lease.
         #expect(try await book.recover(node: "node-a") == 1)
         #expect(try await book.recover(node: "node") == 0)  // a prefix of another name is not that node
-        let again = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a"))
+        let again = try #require(try await book.claim(leaseMilliseconds: 600_000, node: "node-a").claim)
         #expect(again.card.id == mine.card.id)
         #expect(try await Self.ready(book, mine) == false)
         #expect(try await Self.ready(book, theirs))

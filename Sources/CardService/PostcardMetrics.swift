@@ -1,0 +1,96 @@
+import CoreMetrics
+import Prometheus
+import Synchronization
+
+/// The postcard service's metrics, in a Prometheus registry of its own that `/metrics`
+/// prints after the server's (`cardrender serve`):
+/// - `cardrender_cards{status}`: this database's cards by status, counted when read;
+/// - `cardrender_card_queue_depth`: cards waiting to be rendered (queued, or rendering
+///   under a lease that ran out);
+/// - `cardrender_card_transitions_total{to}`: the changes this node made (queued, claimed,
+///   ready, failed, cancelled, released);
+/// - `cardrender_card_lease_takeovers_total`: cards this node took over from a node whose
+///   lease ran out;
+/// - `cardrender_preview_duration_seconds` (histogram): previews, from the checked spec to
+///   the JPEG;
+/// - `cardrender_auth_failures_total`, `cardrender_auth_throttled_total`: requests with no
+///   valid key, and those refused because their address sent too many of them;
+/// - `cardrender_request_body_errors_total{reason}`: bodies refused as `too_large`,
+///   `malformed` or `stalled`.
+public final class PostcardMetrics: Sendable {
+    /// The registry `exposition` prints.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let takeovers: CoreMetrics.Counter
+    private let previews: CoreMetrics.Timer
+    private let authFailures: CoreMetrics.Counter
+    private let throttled: CoreMetrics.Counter
+    private let depth: CoreMetrics.Gauge
+    /// Counters and gauges with a label, made once each.
+    private let labelled = Mutex<[String: any Sendable]>([:])
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(15), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+        ]
+        self.factory = factory
+        takeovers = CoreMetrics.Counter(label: "cardrender_card_lease_takeovers_total", factory: factory)
+        previews = CoreMetrics.Timer(label: "cardrender_preview_duration_seconds", factory: factory)
+        authFailures = CoreMetrics.Counter(label: "cardrender_auth_failures_total", factory: factory)
+        throttled = CoreMetrics.Counter(label: "cardrender_auth_throttled_total", factory: factory)
+        depth = CoreMetrics.Gauge(label: "cardrender_card_queue_depth", factory: factory)
+    }
+
+    func transition(to status: String, count: Int = 1) {
+        counter("cardrender_card_transitions_total", ("to", status)).increment(by: Int64(count))
+    }
+
+    func leaseTakenOver() { takeovers.increment() }
+
+    func preview(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        previews.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    func authFailed() { authFailures.increment() }
+
+    func authThrottled() { throttled.increment() }
+
+    func bodyRefused(_ reason: String) {
+        counter("cardrender_request_body_errors_total", ("reason", reason)).increment()
+    }
+
+    /// The text exposition, with the cards by status read from `book` now.
+    func exposition(book: OrderBook) async -> String {
+        if let counts = try? await book.statusCounts() {
+            for status in CardRecord.Status.allCases {
+                gauge("cardrender_cards", ("status", status.rawValue)).record(counts.byStatus[status.rawValue] ?? 0)
+            }
+            depth.record(counts.waiting)
+        }
+        return registry.emitToString()
+    }
+
+    private func counter(_ label: String, _ dimension: (String, String)) -> CoreMetrics.Counter {
+        labelled.withLock { made in
+            let name = "\(label) \(dimension.1)"
+            if let counter = made[name] as? CoreMetrics.Counter { return counter }
+            let counter = CoreMetrics.Counter(label: label, dimensions: [dimension], factory: factory)
+            made[name] = counter
+            return counter
+        }
+    }
+
+    private func gauge(_ label: String, _ dimension: (String, String)) -> CoreMetrics.Gauge {
+        labelled.withLock { made in
+            let name = "\(label) \(dimension.1)"
+            if let gauge = made[name] as? CoreMetrics.Gauge { return gauge }
+            let gauge = CoreMetrics.Gauge(label: label, dimensions: [dimension], factory: factory)
+            made[name] = gauge
+            return gauge
+        }
+    }
+}
