@@ -427,6 +427,7 @@ enum OpenAPIDocument {
              }
             },
             "required": [
+             "version",
              "photo"
             ],
             "type": "object"

@@ -35,13 +35,13 @@ extension PostcardService {
                 "press must be one of \(pressNames.joined(separator: ", ")); received \(order.press).",
                 errors: [Problem.FieldError(field: "press", detail: "not a press of this server")])
         }
-        let (spec, digest) = try await spec(order.spec, owner: owner)
+        let (spec, digest) = try await spec(order.spec, owner: owner, prefix: "spec.")
         do {
             try await previewPool.runIfActive {
                 try renderer.check(photo: try self.photoBytes(digest), spec: spec, specFile: "spec")
             }
         } catch {
-            throw Self.refusal(error) ?? error
+            throw Self.refusal(error, prefix: "spec.") ?? error
         }
         let now = ServiceClock.milliseconds()
         let cards = order.cardSpecs.map { card in

@@ -205,34 +205,36 @@ public final class PostcardService: Sendable {
 
     /// A card spec from an API body: parsed and checked as `render` checks a spec file,
     /// its `photo` one of `owner`'s photos.
+    /// - Parameter prefix: where the spec is in the body (`spec.` in an order, nothing when
+    ///   the body is the spec), put before the fields named in errors.
     /// - Throws: `Problem` 422 naming the field, 404 for a photo this key does not have.
-    func spec(_ json: Data, owner: String, name: String = "spec") async throws -> (CardSpec, digest: String) {
+    func spec(_ json: Data, owner: String, prefix: String = "") async throws -> (CardSpec, digest: String) {
         let spec: CardSpec
         do {
-            spec = try CardSpec.parse(json, file: name)
+            spec = try CardSpec.parse(json, file: "spec")
         } catch {
-            throw Self.problem(error)
+            throw Self.problem(error, prefix: prefix)
         }
         guard let photo = spec.photo else {
             throw Problem(
-                .unprocessableContent, "spec.photo must be the id of a photo this API key uploaded (POST /v1/photos).",
-                errors: [Problem.FieldError(field: "photo", detail: "missing")])
+                .unprocessableContent, "\(prefix)photo must be the id of a photo this API key uploaded (POST /v1/photos).",
+                errors: [Problem.FieldError(field: prefix + "photo", detail: "missing")])
         }
         // Another key's photo is not found, as one that does not exist.
         guard CacheKey(hex: photo) != nil, try await book.photo(owner: owner, digest: photo) != nil else {
             throw Problem(
                 .notFound,
-                "The photo \(photo) was not found: spec.photo must be the id of a photo this API key uploaded.",
-                errors: [Problem.FieldError(field: "photo", detail: "no photo of this key has that id")])
+                "The photo \(photo) was not found: \(prefix)photo must be the id of a photo this API key uploaded.",
+                errors: [Problem.FieldError(field: prefix + "photo", detail: "no photo of this key has that id")])
         }
         return (spec, photo)
     }
 
     /// A `CardSpecError`, `ImageInputError` or libvips's refusal met while rendering, as a
     /// 422; a store that cannot be written or read, as a 503.
-    static func refusal(_ error: any Error) -> Problem? {
+    static func refusal(_ error: any Error, prefix: String = "") -> Problem? {
         switch error {
-        case let error as CardSpecError: problem(error)
+        case let error as CardSpecError: problem(error, prefix: prefix)
         case let error as ImageInputError: Problem(.unprocessableContent, "The photo is refused: \(error)")
         case let error as VipsError:
             Problem(.unprocessableContent, "The photo cannot be rendered: libvips refuses it (\(error)).")
@@ -241,11 +243,11 @@ public final class PostcardService: Sendable {
         }
     }
 
-    /// 422 for a spec's error, with its field's path.
-    static func problem(_ error: CardSpecError) -> Problem {
+    /// 422 for a spec's error, with its field's path (after `prefix`, the spec's place in the body).
+    static func problem(_ error: CardSpecError, prefix: String = "") -> Problem {
         Problem(
-            .unprocessableContent, "The spec is refused: \(error.description)",
-            errors: [Problem.FieldError(field: error.field, detail: error.problem)])
+            .unprocessableContent, "The spec is refused: \(prefix + error.field): \(error.problem)",
+            errors: [Problem.FieldError(field: prefix + error.field, detail: error.problem)])
     }
 
     /// 503 for a store that cannot be used now, with a time to retry.

@@ -18,7 +18,7 @@ struct ThumbResponder: HTTPResponder {
     /// The postcard service's routes (`/v1/…`, `/studio`), if it is on.
     let api: (any HTTPResponder<ServerRequestContext>)?
     /// More of `/metrics`: the postcard service's.
-    let moreMetrics: (@Sendable () async -> String)?
+    let moreMetrics: [@Sendable () async -> String]
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -43,7 +43,7 @@ struct ThumbResponder: HTTPResponder {
             var text = service.metrics.exposition(
                 load: service.pool.load, memoryCacheBytes: service.memory.usage.bytes,
                 decodedPhotos: service.decodedPhotos)
-            if let moreMetrics { text += await moreMetrics() }
+            for more in moreMetrics { text += await more() }
             response = Self.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         } else {
             route = "other"

@@ -27,7 +27,7 @@ public enum ThumbServerApplication {
         logger: Logger,
         api: (any HTTPResponder<ServerRequestContext>)? = nil,
         services: [any Service] = [],
-        moreMetrics: (@Sendable () async -> String)? = nil,
+        moreMetrics: [@Sendable () async -> String] = [],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> (application: some ApplicationProtocol, service: ThumbService) {
         let service = try ThumbService(configuration: configuration, cache: cache, logger: logger)

@@ -198,7 +198,7 @@ struct ServeCommand: AsyncParsableCommand {
             let (listening, nowListening) = AsyncStream.makeStream(of: Void.self)
             let (application, service) = try ThumbServerApplication.build(
                 configuration: configuration, cache: store, logger: logger, api: api?.responder,
-                services: api?.services ?? [], moreMetrics: api?.metrics
+                services: api?.services ?? [], moreMetrics: api.map { [$0.metrics] } ?? []
             ) { [host, root, signingKey, postcards] port in
                 nowListening.finish()
                 if let root {

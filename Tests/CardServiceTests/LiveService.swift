@@ -140,7 +140,7 @@ struct LiveService: Sendable {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let (application, _) = try ThumbServerApplication.build(
             configuration: server, cache: try LocalCache(directory: directory + "/cache"), logger: logger,
-            api: api.responder, services: api.services, moreMetrics: api.metrics
+            api: api.responder, services: api.services, moreMetrics: [api.metrics]
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
         let result: Result<T, any Error> = await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -7,11 +6,11 @@ import TestSupport
 
 /// A plain TCP connection to 127.0.0.1, for sending what no HTTP client sends: half a
 /// request line, nothing at all, bytes one at a time.
-final class RawConnection: Sendable {
-    let descriptor: Int32
+public final class RawConnection: Sendable {
+    public let descriptor: Int32
 
     /// Connects to `127.0.0.1:port`.
-    init(port: Int) throws {
+    public init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -33,14 +32,14 @@ final class RawConnection: Sendable {
     }
 
     /// Sends `text` as it is.
-    func send(_ text: String) {
+    public func send(_ text: String) {
         _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
     /// What arrives until the server closes the connection or `seconds` pass with nothing
     /// more; `closed` tells which. (A bound on waiting, not a guess: a server that keeps its
     /// promise closes well within it.)
-    func readUntilClosed(within seconds: Double) -> (data: Data, closed: Bool) {
+    public func readUntilClosed(within seconds: Double) -> (data: Data, closed: Bool) {
         var data = Data()
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -62,19 +61,19 @@ final class RawConnection: Sendable {
     }
 
     /// Whether anything arrives (or the connection closes) within `seconds`.
-    func hasAnswer(within seconds: Double) -> Bool {
+    public func hasAnswer(within seconds: Double) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, Int32(seconds * 1000)) > 0
     }
 
     /// `readUntilClosed(within:)` on a thread of its own: the wait holds none of Swift's
     /// cooperative threads, which the server under test needs to answer.
-    func readUntilClosed(within seconds: Double) async -> (data: Data, closed: Bool) {
+    public func readUntilClosed(within seconds: Double) async -> (data: Data, closed: Bool) {
         (try? await Tools.onWorkerThread { self.readUntilClosed(within: seconds) }) ?? (Data(), false)
     }
 
     /// `hasAnswer(within:)` on a thread of its own (see `readUntilClosed`).
-    func hasAnswer(within seconds: Double) async -> Bool {
+    public func hasAnswer(within seconds: Double) async -> Bool {
         (try? await Tools.onWorkerThread { self.hasAnswer(within: seconds) }) ?? false
     }
 }
