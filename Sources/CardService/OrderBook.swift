@@ -62,7 +62,8 @@ public struct OrderBook: Sendable {
                 guard let id = row.text("id"), let name = row.text("name"), let created = row.int("created") else {
                     return nil
                 }
-                return KeyInfo(id: id, name: name, created: created, revoked: row.int("revoked"), rotated: row.int("rotated"))
+                return KeyInfo(
+                    id: id, name: name, created: created, revoked: row.int("revoked"), rotated: row.int("rotated"))
             }
     }
 

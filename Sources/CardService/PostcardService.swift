@@ -157,7 +157,8 @@ public final class PostcardService: Sendable {
         } catch let error as ImageInputError {
             throw Problem(.unprocessableContent, "The photo is refused: \(error)")
         } catch let error as VipsError {
-            throw Problem(.unprocessableContent, "The photo is refused: its pixels cannot be decoded (\(error.message)).")
+            throw Problem(
+                .unprocessableContent, "The photo is refused: its pixels cannot be decoded (\(error.message)).")
         }
         guard let key = CacheKey(hex: digest) else { preconditionFailure("a SHA-256 digest is 64 hex digits") }
         do {
@@ -217,7 +218,8 @@ public final class PostcardService: Sendable {
         }
         guard let photo = spec.photo else {
             throw Problem(
-                .unprocessableContent, "\(prefix)photo must be the id of a photo this API key uploaded (POST /v1/photos).",
+                .unprocessableContent,
+                "\(prefix)photo must be the id of a photo this API key uploaded (POST /v1/photos).",
                 errors: [Problem.FieldError(field: prefix + "photo", detail: "missing")])
         }
         // Another key's photo is not found, as one that does not exist.

@@ -1,10 +1,9 @@
 import CardKit
+// JSONSerialization (not in FoundationEssentials) gives a malformed body's reason in words.
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-
-// JSONSerialization (not in FoundationEssentials) gives a malformed body's reason in words.
-import Foundation
 
 /// Checks a `/v1` request against the OpenAPI document (`OpenAPIDocument.json`) before the
 /// generated code reads it: its path, query and header parameters, its body's media type,
@@ -215,8 +214,9 @@ struct RequestValidator: Sendable {
     // MARK: JSON bodies
 
     /// Appends to `errors` what is wrong with `value` for `schema`, each with its field path.
-    private func validate(_ value: JSONValue, schema: JSONValue, at path: String, into errors: inout [Problem.FieldError])
-    {
+    private func validate(
+        _ value: JSONValue, schema: JSONValue, at path: String, into errors: inout [Problem.FieldError]
+    ) {
         guard errors.count < 100, case .object(let schema) = resolved(schema) else { return }
         if case .array(let choices)? = schema["oneOf"] {
             // The alternative whose type the value has decides; none: the types are named.
@@ -307,7 +307,8 @@ struct RequestValidator: Sendable {
         if case .object(let fields) = schema, case .array(let choices)? = fields["oneOf"] {
             return choices.flatMap { kinds(of: resolved($0)) }
         }
-        if case .object(let fields) = schema, case .array(let choices)? = fields["enum"], types(of: schema) == ["string"]
+        if case .object(let fields) = schema, case .array(let choices)? = fields["enum"],
+            types(of: schema) == ["string"]
         {
             return choices.compactMap(\.text).map { "\"\($0)\"" }
         }

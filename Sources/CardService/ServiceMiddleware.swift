@@ -143,7 +143,8 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             }
             if error.httpStatus.code != 500 {
                 // The generated code's refusal of a request the validator let through.
-                return Problem(error.httpStatus, "The request does not match the API's document (GET /v1/openapi.json).")
+                return Problem(
+                    error.httpStatus, "The request does not match the API's document (GET /v1/openapi.json).")
             }
             logger.error("\(request.method) \(request.uri.path): \(error)")
             return Problem(.internalServerError, "The server failed on this request; it is logged.")

@@ -233,6 +233,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw error
             }
             await postcardService?.shutdown()
+        } catch let exit as ExitCode {
+            throw exit  // said already
         } catch let error as RootDirectoryError {
             Console.error("cardrender: \(error)")
             throw ExitCode(64)

@@ -140,18 +140,6 @@ struct ServiceNodeOptions: ParsableArguments {
         logger: Logger
     ) async throws -> PostcardService? {
         guard data.isOn else { return nil }
-        let database = try await data.openDatabase()
-        // A bucket that fails is skipped for 30 s (puts fail at once: the card waits in the queue).
-        let shared = bucket.flatMap { bucket in
-            CacheOptions.client().map {
-                S3Store(
-                    client: $0, bucket: bucket.name, prefix: bucket.prefix, health: S3Health(recoverAfter: .seconds(30))
-                )
-            }
-        }
-        let store = try LocalCache(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
-            logger.warning("\($0)")
-        }
         // The service offers every frame and press: without them it would refuse customers'
         // cards as if they were wrong, so it does not start (naming what is missing).
         var presses: [String: PressProfile] = [:]
@@ -175,16 +163,28 @@ struct ServiceNodeOptions: ParsableArguments {
             )
             throw ExitCode(64)
         }
+        let database = try await data.openDatabase()
+        // A bucket that fails is skipped for 30 s (puts fail at once: the card waits in the queue).
+        let shared = bucket.flatMap { bucket in
+            CacheOptions.client().map {
+                S3Store(
+                    client: $0, bucket: bucket.name, prefix: bucket.prefix, health: S3Health(recoverAfter: .seconds(30))
+                )
+            }
+        }
+        let store = try LocalCache(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
+            logger.warning("\($0)")
+        }
         var configuration = PostcardService.Configuration(
-                database: database, store: store,
-                settings: CardRenderer.Settings(
-                    policy: decode, engine: engine, postedFrom: PostedFrom.code(postedFrom)),
-                catalogue: catalogue,
-                presses: presses, previewThreads: workers, renderThreads: renderWorkers,
-                decodedPhotoBytes: previewDecodes.bytes,
-                lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),
-                nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-            )
+            database: database, store: store,
+            settings: CardRenderer.Settings(
+                policy: decode, engine: engine, postedFrom: PostedFrom.code(postedFrom)),
+            catalogue: catalogue,
+            presses: presses, previewThreads: workers, renderThreads: renderWorkers,
+            decodedPhotoBytes: previewDecodes.bytes,
+            lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),
+            nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        )
         configuration.bodyTimeout = .seconds(bodyTimeout)
         return PostcardService(configuration: configuration, logger: logger)
     }

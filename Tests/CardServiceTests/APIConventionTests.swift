@@ -116,7 +116,8 @@ struct APIConventionTests {
         }
     }
 
-    @Test("unknown fields refused, each by name; an order checked before it is queued", arguments: DatabaseKind.available)
+    @Test(
+        "unknown fields refused, each by name; an order checked before it is queued", arguments: DatabaseKind.available)
     func unknownFields(database: DatabaseKind) async throws {
         try await LiveService.with(database) { live in
             let key = try await live.service.book.createKey(name: "app").secret
@@ -130,7 +131,8 @@ struct APIConventionTests {
             let fields = Set(((reply.json["errors"] as? [[String: Any]]) ?? []).compactMap { $0["field"] as? String })
             #expect(fields == ["pres", "spec.colour", "spec.recipients[0].nmae"], "\(reply.text)")
             let run = try await live.send(
-                .POST, "/v1/print-runs", key: key, body: Data(#"{"press": "eu-a6-fogra39", "sheet": "sra3", "x": 1}"#.utf8))
+                .POST, "/v1/print-runs", key: key,
+                body: Data(#"{"press": "eu-a6-fogra39", "sheet": "sra3", "x": 1}"#.utf8))
             #expect(run.status == 422 && run.text.contains("x is not a field here"), "\(run.text)")
             // Nothing was queued by the refusals.
             let listed = try await live.send(.GET, "/v1/cards", key: key)
@@ -171,7 +173,9 @@ struct APIConventionTests {
             let id = try await live.upload(Self.photo, key: key)
             let document = try await live.send(.GET, "/v1/openapi.json", key: nil)
             let paths = try #require(document.json["paths"] as? [String: [String: Any]])
-            let badValues = ["abc", "-1", "1e400", "", String(repeating: "9", count: 300), "%00", "0x10", "1.5", "null"]
+            let badValues = [
+                "abc", "-1", "1e400", "", String(repeating: "9", count: 300), "%00", "0x10", "1.5", "null",
+            ]
             let badBodies = [
                 "hello", "{", "[]", "null", "1e400", #"{"spec": 1}"#, #"{"spec": {"photo": 7}}"#,
                 #"{"spec": {"photo": "\#(id)", "transform": {"scale": "big"}}}"#,
@@ -190,7 +194,8 @@ struct APIConventionTests {
                         let name = parameter["name"] as? String ?? ""
                         for value in badValues {
                             targets.append(
-                                filled + "?\(name)=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                                filled + "?\(name)="
+                                    + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
                         }
                     }
                     for value in ["%ZZ", String(repeating: "a", count: 300), "..", "%2F"] {
@@ -205,7 +210,8 @@ struct APIConventionTests {
                             let reply = try await live.send(
                                 verb.method, target, key: key, body: body.map { Data($0.utf8) })
                             sent += 1
-                            #expect(reply.status < 500, "\(method) \(target) \(body ?? ""): \(reply.status) \(reply.text)")
+                            #expect(
+                                reply.status < 500, "\(method) \(target) \(body ?? ""): \(reply.status) \(reply.text)")
                             guard reply.status >= 400 else { continue }
                             for word in Self.internals {
                                 #expect(!reply.text.contains(word), "\(method) \(target) \(body ?? ""): \(reply.text)")
@@ -255,7 +261,9 @@ struct APIConventionTests {
             #expect(try await live.send(.GET, "/v1/cards", key: created.secret).status == 200)
             let fresh = try #require(try await book.rotateKey(id: created.id))
             #expect(try await live.send(.GET, "/v1/cards", key: created.secret).status == 401)
-            let photo = try await live.send(.GET, "/v1/photos/\(ContentDigest.of(try Data(contentsOf: URL(fileURLWithPath: Self.photo))))", key: fresh)
+            let photo = try await live.send(
+                .GET, "/v1/photos/\(ContentDigest.of(try Data(contentsOf: URL(fileURLWithPath: Self.photo))))",
+                key: fresh)
             #expect(photo.status == 200, "the rotated key still owns its photo: \(photo.text)")
             #expect(try await book.revokeKey(id: created.id))
             let refused = try await live.send(.GET, "/v1/cards", key: fresh)

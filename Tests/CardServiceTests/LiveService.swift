@@ -127,10 +127,10 @@ struct LiveService: Sendable {
         let opened = try await database.open(directory: directory)
         try await OrderBook(database: opened).migrate()
         var configuration = PostcardService.Configuration(
-                database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
-                settings: CardRenderer.Settings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
-                catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
-                previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
+            database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
+            settings: CardRenderer.Settings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
+            catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
+            previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
         configuration.bodyTimeout = bodyTimeout
         let service = PostcardService(configuration: configuration, logger: logger)
         let api = try PostcardServiceApplication.build(

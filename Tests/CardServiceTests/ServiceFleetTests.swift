@@ -164,6 +164,16 @@ struct ServiceFleetTests {
         }
         #expect(ids.allSatisfy { statuses[$0] == "ready" }, "\(statuses)")
         #expect(statuses[killed] == "ready")
+        // The survivor says what it did with that card: took it over from node 0, then readied it.
+        let survivor = (try? String(contentsOfFile: logs[1], encoding: .utf8)) ?? ""
+        #expect(
+            survivor.contains("card \(killed): the lease of node node-0 ran out; taken over by node node-1"),
+            "\(survivor.suffix(3000))")
+        #expect(survivor.contains("card \(killed): ready"), "\(survivor.suffix(3000))")
+        let metrics = try await Self.send(urls[1] + "/metrics", key: nil)
+        #expect(
+            String(decoding: metrics.body, as: UTF8.self).contains("cardrender_card_lease_takeovers_total 1"),
+            "\(String(decoding: metrics.body, as: UTF8.self))")
         // Exactly once: one transition to ready per card, and one claim per card but the one
         // node 0 was rendering when it died (its lease renewed while it lived, so no slow
         // render was taken over).
