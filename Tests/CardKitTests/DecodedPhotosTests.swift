@@ -67,4 +67,18 @@ import VipsKit
         #expect(photos.decode(digest: "d1", shrink: 2) == nil, "the least recently used went")
         #expect(photos.decode(digest: "d0", shrink: 4) == nil, "another scale is another decode")
     }
+
+    @Test func roomIsMadeForTheDecodeInFlightSoTheBoundHoldsItToo() throws {
+        let image = MemoryImage(width: 100, height: 100)  // 30,000 bytes
+        let photos = DecodedPhotos(capacity: 250_000)
+        for index in 0..<8 { photos.keep(.init(image: image, warning: nil), digest: "d\(index)", shrink: 2) }
+        _ = photos.decode(digest: "d0", shrink: 2)
+        photos.makeRoom(for: 30_000)  // a decode about to be made
+        #expect(photos.bytes + 30_000 <= 250_000, "\(photos.bytes) kept beside the decode in flight")
+        #expect(photos.decode(digest: "d0", shrink: 2) != nil, "the most recently used stays")
+        #expect(photos.decode(digest: "d1", shrink: 2) == nil, "the least recently used went first")
+        let before = photos.bytes
+        photos.makeRoom(for: 40_000)  // too large to keep: nothing is dropped for it
+        #expect(photos.bytes == before)
+    }
 }

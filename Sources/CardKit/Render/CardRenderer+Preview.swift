@@ -87,6 +87,8 @@ private struct KeptDecode<Source: FastPhotoSource>: FastPhotoSource {
         // Strict and lenient decodes differ for a damaged photo: each is kept under its own name.
         let name = "\(digest) \(policy.damage == .fail ? "strict" : "lenient")"
         if let decode = kept?.decode(digest: name, shrink: shrink) { return (decode.image, 0, decode.warning) }
+        let size = source.uprightSize(shrink: shrink)
+        kept?.makeRoom(for: size.width * size.height * 3)
         let whole = try source.decodeUpright(shrink: shrink, rows: nil, policy: policy)
         kept?.keep(DecodedPhotos.Decode(image: whole.image, warning: whole.warning), digest: name, shrink: shrink)
         return whole

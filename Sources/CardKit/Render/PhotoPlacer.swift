@@ -59,6 +59,7 @@ struct PhotoPlacer {
                 "general \(kept.digest) \(strict ? "strict" : "lenient") 1/\(shrink ?? 1) "
                 + plan.background.map { String(Int($0)) }.joined(separator: ",")
             if let hit = kept.photos.image(named: name) { return (hit, true) }
+            kept.photos.makeRoom(for: bytes)
             let whole = try fresh(sequential: false).opaqueSRGB(background: plan.background).inMemory()
             kept.photos.keepImage(whole, named: name)
             return (whole, true)

@@ -87,6 +87,22 @@ public final class DecodedPhotos: Sendable {
     /// Whether something of `bytes` would be kept (it is at most 1/`largestShare` of the bound).
     public func wouldKeep(bytes: Int) -> Bool { bytes <= capacity / largestShare }
 
+    /// Drops the least recently used until a decode of `bytes` about to be made fits beside
+    /// what is kept, so that the bound holds the decode being made as well (a server's peak
+    /// is otherwise the bound plus every decode in flight). Nothing is dropped for a decode
+    /// too large to keep.
+    public func makeRoom(for bytes: Int) {
+        guard wouldKeep(bytes: bytes) else { return }
+        state.withLock { state in
+            guard state.bytes + bytes > capacity else { return }
+            for (oldKey, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used })
+            where state.bytes + bytes > capacity {
+                state.slots.removeValue(forKey: oldKey)
+                state.bytes -= slot.kept.bytes
+            }
+        }
+    }
+
     /// The libvips image kept under `name`, if any.
     public func image(named name: String) -> VImage? {
         guard case .image(let image) = take("image " + name) else { return nil }

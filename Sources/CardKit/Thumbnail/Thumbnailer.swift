@@ -170,6 +170,10 @@ public struct Thumbnailer: Sendable {
         if let (digest, photos) = memo, let kept = photos.decode(digest: digest, shrink: shrink) {
             return (kept.image, kept.warning)
         }
+        if let (_, photos) = memo {
+            let size = source.uprightSize(shrink: shrink)
+            photos.makeRoom(for: size.width * size.height * 3)
+        }
         let (image, _, warning) = try source.decodeUpright(shrink: shrink, policy: policy)
         if let (digest, photos) = memo {
             photos.keep(DecodedPhotos.Decode(image: image, warning: warning), digest: digest, shrink: shrink)
