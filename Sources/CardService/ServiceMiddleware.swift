@@ -82,6 +82,10 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw Problem(.contentTooLarge, "The body is \(length) bytes; this route takes \(limit) at most.")
         }
+        // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body.
+        if request.headers[.contentLength] == nil, request.headers[values: .transferEncoding].isEmpty {
+            return ByteBuffer()
+        }
         let timeout = bodyTimeout
         do {
             return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
