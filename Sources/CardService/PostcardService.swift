@@ -48,6 +48,9 @@ public final class PostcardService: Sendable {
         public var nodeName: String
         /// How long a request's body may take to arrive (408 after it).
         public var bodyTimeout: Duration = .seconds(30)
+        /// Requests without a valid key an address may send at once (`burst`), then one every
+        /// `1 / perSecond` seconds; past that its requests are 429.
+        public var failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5)
 
         public init(
             database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),

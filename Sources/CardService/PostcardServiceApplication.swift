@@ -8,10 +8,6 @@ import ServiceLifecycle
 /// `ServiceMiddleware`, the OpenAPI document and the studio page) and the queue that renders
 /// what is ordered. `cardrender serve` puts the router's responder beside `/thumb/`.
 public enum PostcardServiceApplication {
-    /// Failed authentications an address may send at once, then one every 2 s.
-    static let failedAuthBurst = 20.0
-    static let failedAuthRate = 0.5
-
     /// The responder for `/v1/…`, the services to run beside the server (the queue), and the
     /// service's metrics as text for `/metrics`.
     /// - Throws: what registering the generated routes throws (a malformed path: a bug).
@@ -27,7 +23,9 @@ public enum PostcardServiceApplication {
                 book: service.book,
                 limiter: RateLimiter(
                     rate: service.configuration.requestsPerSecond, burst: 2 * service.configuration.requestsPerSecond),
-                failures: RateLimiter(rate: failedAuthRate, burst: failedAuthBurst),
+                failures: RateLimiter(
+                    rate: service.configuration.failedAuthentications.perSecond,
+                    burst: service.configuration.failedAuthentications.burst),
                 maxPhotoBytes: service.configuration.settings.policy.maxFileBytes,
                 maxSpecBytes: PostcardService.maxSpecBytes, bodyTimeout: service.configuration.bodyTimeout,
                 validator: RequestValidator(), metrics: service.metrics, logger: logger))

@@ -120,6 +120,7 @@ struct LiveService: Sendable {
     static func with<T: Sendable>(
         _ database: DatabaseKind, requestsPerSecond: Double = 1000, lease: Duration = .seconds(60),
         maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, bodyTimeout: Duration = .seconds(30),
+        failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5),
         _ body: @Sendable (LiveService) async throws -> T
     ) async throws -> T {
         let directory = try Fixtures.scratchDirectory("service")
@@ -132,6 +133,7 @@ struct LiveService: Sendable {
             catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
             previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
         configuration.bodyTimeout = bodyTimeout
+        configuration.failedAuthentications = failedAuthentications
         let service = PostcardService(configuration: configuration, logger: logger)
         let api = try PostcardServiceApplication.build(
             service: service, logger: logger, context: ServerRequestContext.self)
