@@ -844,7 +844,7 @@ enum OpenAPIDocument {
           }
          },
          "info": {
-          "description": "The postcard app's server: photos uploaded by digest, live previews from the print renderer, cards ordered per recipient with idempotent creation, rendered by a durable queue, and gathered into print runs. Every request needs an API key (`cardrender keys create NAME`) as `Authorization: Bearer KEY`; a key sees only its own photos, cards and runs. Errors are `application/problem+json` (RFC 9457).\n",
+          "description": "The postcard app's server: photos uploaded by digest, live previews from the print renderer, cards ordered per recipient with idempotent creation, rendered by a durable queue, and gathered into print runs. Every request needs an API key (`cardrender keys create NAME`) as `Authorization: Bearer KEY`; a key sees only its own photos, cards and runs. Errors are `application/problem+json` (RFC 9457), a sentence naming the parameter or field; every object refuses fields it does not declare (422, each named), and a request is checked against this document before anything else.\n",
           "title": "cardrender postcard service",
           "version": "1.0.0"
          },
