@@ -75,22 +75,23 @@ public final class PostcardMetrics: Sendable {
     }
 
     private func counter(_ label: String, _ dimension: (String, String)) -> CoreMetrics.Counter {
-        labelled.withLock { made in
-            let name = "\(label) \(dimension.1)"
-            if let counter = made[name] as? CoreMetrics.Counter { return counter }
-            let counter = CoreMetrics.Counter(label: label, dimensions: [dimension], factory: factory)
-            made[name] = counter
-            return counter
-        }
+        made(label, dimension) { CoreMetrics.Counter(label: label, dimensions: [dimension], factory: factory) }
     }
 
     private func gauge(_ label: String, _ dimension: (String, String)) -> CoreMetrics.Gauge {
+        made(label, dimension) { CoreMetrics.Gauge(label: label, dimensions: [dimension], factory: factory) }
+    }
+
+    /// The metric `label` with `dimension`, made on first use and kept.
+    private func made<Metric: Sendable>(
+        _ label: String, _ dimension: (String, String), _ make: () -> Metric
+    ) -> Metric {
         labelled.withLock { made in
-            let name = "\(label) \(dimension.1)"
-            if let gauge = made[name] as? CoreMetrics.Gauge { return gauge }
-            let gauge = CoreMetrics.Gauge(label: label, dimensions: [dimension], factory: factory)
-            made[name] = gauge
-            return gauge
+            let name = "\(label) \(dimension.0)=\(dimension.1)"
+            if let metric = made[name] as? Metric { return metric }
+            let metric = make()
+            made[name] = metric
+            return metric
         }
     }
 }
