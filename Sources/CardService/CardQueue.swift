@@ -20,11 +20,10 @@ public struct CardQueue: Service {
         let milliseconds =
             Int(lease.components.seconds) * 1000 + Int(lease.components.attoseconds / 1_000_000_000_000_000)
         do {
-            let recovered = try await service.book.recover(node: service.configuration.nodeName)
-            if recovered > 0 {
-                service.logger.notice(
-                    "queue: \(recovered) card(s) this node (\(service.configuration.nodeName)) was rendering when it stopped are queued again"
-                )
+            let node = service.configuration.nodeName
+            for id in try await service.book.recover(node: node) {
+                service.logger.notice("card \(id): put back in the queue: node \(node) stopped while rendering it")
+                service.metrics.transition(to: "released")
             }
         } catch {
             service.logger.warning(

@@ -201,7 +201,8 @@ public struct OrderBook: Sendable {
 
     /// What cancelling a card came to.
     enum Cancelled: Sendable {
-        case cancelled(CardRecord)
+        /// Cancelled now (`changed`), or found cancelled already.
+        case cancelled(CardRecord, changed: Bool)
         case notFound
         case printed(CardRecord)
     }
@@ -214,9 +215,9 @@ public struct OrderBook: Sendable {
             WHERE id = $1 AND owner = $2 AND status IN ('queued', 'rendering', 'ready', 'failed')
             RETURNING \(CardRecord.columns)
             """, [.text(id), .text(owner), .int(ServiceClock.milliseconds())])
-        if let card = rows.first.flatMap(CardRecord.init(row:)) { return .cancelled(card) }
+        if let card = rows.first.flatMap(CardRecord.init(row:)) { return .cancelled(card, changed: true) }
         guard let card = try await card(owner: owner, id: id) else { return .notFound }
-        return card.status == .printed ? .printed(card) : .cancelled(card)
+        return card.status == .printed ? .printed(card) : .cancelled(card, changed: false)
     }
 
     // MARK: The queue
@@ -306,13 +307,13 @@ public struct OrderBook: Sendable {
     /// waiting for their leases to run out.
     /// - Returns: how many cards were put back.
     @discardableResult
-    func recover(node: String) async throws -> Int {
+    func recover(node: String) async throws -> [String] {
         try await database.execute(
             """
             UPDATE cards SET status = 'queued', lease_token = NULL, lease_until = NULL
             WHERE status = 'rendering' AND substr(lease_token, 1, length($1)) = $1 RETURNING id
             """, [.text(node + "/")]
-        ).count
+        ).compactMap { $0.text("id") }
     }
 
     /// Extends a claim's lease by `lease` milliseconds from now (the renderer is alive).

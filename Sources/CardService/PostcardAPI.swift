@@ -46,22 +46,30 @@ struct PostcardAPI: APIProtocol {
     static func onePart(
         _ parts: MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>
     ) async throws -> [UInt8] {
-        var found: [UInt8]?
+        // The file is the part with a file name (a form's other fields are ignored), or the
+        // form's only part.
+        var files: [[UInt8]] = []
+        var others: [[UInt8]] = []
         do {
             for try await part in parts {
                 guard case .additionalProperties(let named) = part else { continue }
-                guard found == nil else {
-                    throw Problem(.unprocessableContent, "The form has more than one part; send the photo alone.")
-                }
-                found = try await [UInt8](collecting: named.payload, upTo: .max)
+                let bytes = try await [UInt8](collecting: named.payload, upTo: .max)
+                if named.filename != nil { files.append(bytes) } else { others.append(bytes) }
             }
         } catch let problem as Problem {
             throw problem
         } catch {
-            throw Problem(.badRequest, "The form cannot be read: each part needs a name (Content-Disposition).")
+            throw Problem(
+                .badRequest,
+                "The form cannot be read: it must be multipart/form-data whose parts each have a Content-Disposition with a name, ending with its boundary."
+            )
         }
-        guard let found else { throw Problem(.unprocessableContent, "The form has no file part; add the photo.") }
-        return found
+        if files.count > 1 { throw Problem(.unprocessableContent, "The form has more than one file; send one photo.") }
+        if let file = files.first { return file }
+        guard others.count == 1, let only = others.first else {
+            throw Problem(.unprocessableContent, "The form has no file part; add the photo.")
+        }
+        return only
     }
 
     func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output {
@@ -79,6 +87,9 @@ struct PostcardAPI: APIProtocol {
             throw Problem(.notFound, "There is no photo \(input.path.id) for this API key.")
         }
         if let width = input.query.width {
+            guard (16...2048).contains(width) else {
+                throw Problem(.badRequest, "width must be a whole number from 16 to 2048; received \(width).")
+            }
             let jpeg = try await service.reducedPhoto(input.path.id, width: width)
             return .ok(.init(body: .jpeg(HTTPBody(jpeg))))
         }
@@ -185,9 +196,11 @@ struct PostcardAPI: APIProtocol {
     func cancelCard(_ input: Operations.CancelCard.Input) async throws -> Operations.CancelCard.Output {
         let id = input.path.id
         switch try await service.book.cancel(owner: try owner, id: id) {
-        case .cancelled(let card):
-            service.logger.info("card \(id): cancelled")
-            service.metrics.transition(to: "cancelled")
+        case .cancelled(let card, let changed):
+            if changed {
+                service.logger.info("card \(id): cancelled")
+                service.metrics.transition(to: "cancelled")
+            }
             return .ok(.init(body: .json(self.card(card))))
         case .notFound: throw Problem.notFound("The card \(id)")
         case .printed(let card):

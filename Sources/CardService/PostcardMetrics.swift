@@ -4,11 +4,13 @@ import Synchronization
 
 /// The postcard service's metrics, in a Prometheus registry of its own that `/metrics`
 /// prints after the server's (`cardrender serve`):
-/// - `cardrender_cards{status}`: this database's cards by status, counted when read;
+/// - `cardrender_cards{status}`: this database's cards by status, counted when read (at
+///   most every 5 s: `/metrics` needs no key, and counting reads the cards' index);
 /// - `cardrender_card_queue_depth`: cards waiting to be rendered (queued, or rendering
 ///   under a lease that ran out);
-/// - `cardrender_card_transitions_total{to}`: the changes this node made (queued, claimed,
-///   ready, failed, cancelled, released);
+/// - `cardrender_card_transitions_total{to}`: the changes this node made (`queued`,
+///   `rendering` when it claims a card, `ready`, `failed`, `cancelled`, `released` when it
+///   puts one back);
 /// - `cardrender_card_lease_takeovers_total`: cards this node took over from a node whose
 ///   lease ran out;
 /// - `cardrender_preview_duration_seconds` (histogram): previews, from the checked spec to
@@ -26,6 +28,8 @@ public final class PostcardMetrics: Sendable {
     private let authFailures: CoreMetrics.Counter
     private let throttled: CoreMetrics.Counter
     private let depth: CoreMetrics.Gauge
+    /// When the cards were last counted.
+    private let counted = Mutex<ContinuousClock.Instant?>(nil)
     /// Counters and gauges with a label, made once each.
     private let labelled = Mutex<[String: any Sendable]>([:])
 
@@ -63,9 +67,14 @@ public final class PostcardMetrics: Sendable {
         counter("cardrender_request_body_errors_total", ("reason", reason)).increment()
     }
 
-    /// The text exposition, with the cards by status read from `book` now.
+    /// The text exposition, with the cards by status read from `book` (at most every 5 s).
     func exposition(book: OrderBook) async -> String {
-        if let counts = try? await book.statusCounts() {
+        let due = counted.withLock { last in
+            guard last.map({ ContinuousClock.now - $0 > .seconds(5) }) ?? true else { return false }
+            last = .now
+            return true
+        }
+        if due, let counts = try? await book.statusCounts() {
             for status in CardRecord.Status.allCases {
                 gauge("cardrender_cards", ("status", status.rawValue)).record(counts.byStatus[status.rawValue] ?? 0)
             }

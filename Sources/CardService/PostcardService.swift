@@ -46,8 +46,12 @@ public final class PostcardService: Sendable {
         public var requestsPerSecond: Double
         /// This node's name in the queue's leases (which node renders a card).
         public var nodeName: String
-        /// How long a request's body may take to arrive (408 after it).
-        public var bodyTimeout: Duration = .seconds(30)
+        /// How long a request's body may pause (408 when nothing more arrives for that long):
+        /// shorter than the server's idle timeout (15 s), which closes a silent connection
+        /// without an answer.
+        public var bodyTimeout: Duration = defaultBodyTimeout
+        /// 10 s.
+        public static let defaultBodyTimeout = Duration.seconds(10)
         /// Requests without a valid key an address may send at once (`burst`), then one every
         /// `1 / perSecond` seconds; past that its requests are 429.
         public var failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5)
@@ -105,6 +109,7 @@ public final class PostcardService: Sendable {
     public func shutdown() async {
         try? await previewPool.shutdownGracefully()
         try? await renderPool.shutdownGracefully()
+        await configuration.database.close()
     }
 
     /// The renderer of press `name`, or nil when there is no such press.

@@ -28,7 +28,8 @@ public enum PostcardServiceApplication {
                     burst: service.configuration.failedAuthentications.burst),
                 maxPhotoBytes: service.configuration.settings.policy.maxFileBytes,
                 maxSpecBytes: PostcardService.maxSpecBytes, bodyTimeout: service.configuration.bodyTimeout,
-                validator: RequestValidator(), metrics: service.metrics, logger: logger))
+                validator: RequestValidator(), metrics: service.metrics, logger: logger,
+                uploads: AsyncPermits(max(2, service.configuration.previewThreads))))
         router.get("/v1/openapi.json") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/json"

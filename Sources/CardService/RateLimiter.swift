@@ -40,6 +40,21 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// Takes a token from `key`'s bucket whether or not it has one, into debt: what was
+    /// done already (a failed authentication) is paid for, so that requests sent at once,
+    /// which all found a token before any took one, lock their sender out the longer.
+    func charge(_ key: String, now: ContinuousClock.Instant = .now) {
+        buckets.withLock { buckets in
+            var bucket = refilled(buckets[key], now: now)
+            bucket.tokens = max(-Self.debt, bucket.tokens - 1)
+            buckets[key] = bucket
+            if buckets.count > Self.kept { prune(&buckets, now: now) }
+        }
+    }
+
+    /// The most a bucket owes, in tokens.
+    private static let debt = 10_000.0
+
     /// The whole seconds until `key`'s bucket has a token, or nil when it has one now
     /// (nothing is taken).
     func wait(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
@@ -59,8 +74,12 @@ final class RateLimiter: Sendable {
         return bucket
     }
 
+    /// Drops the full buckets, then, while too many are left, the half least recently used
+    /// (an address still sending keeps its bucket).
     private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
         buckets = buckets.filter { refilled($0.value, now: now).tokens < burst }
-        if buckets.count > Self.kept { buckets.removeAll() }
+        guard buckets.count > Self.kept else { return }
+        let newest = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(Self.kept / 2)
+        buckets = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
     }
 }

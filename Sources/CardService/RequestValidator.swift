@@ -17,13 +17,19 @@ struct RequestValidator: Sendable {
     /// One operation of the document.
     struct Operation: Sendable {
         let method: String
-        /// The path's segments; `nil` for a `{parameter}`.
-        let segments: [String?]
+        /// The path's segments: a literal, or a `{parameter}`'s name.
+        let segments: [Segment]
         let parameters: [Parameter]
         /// The media types the body may have; empty for an operation without a body.
         let bodyTypes: [String]
         /// The schema of a JSON body.
         let jsonSchema: JSONValue?
+    }
+
+    /// A segment of a path template.
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
     }
 
     /// A parameter: its name, where it is, whether it is required and its schema.
@@ -52,7 +58,9 @@ struct RequestValidator: Sendable {
         for (path, item) in paths {
             guard case .object(let item) = item else { continue }
             let shared = Self.parameters(item["parameters"])
-            let segments = path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) }
+            let segments = path.split(separator: "/").map { part in
+                part.hasPrefix("{") ? Segment.parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            }
             for (method, operation) in item {
                 guard case .object(let operation) = operation, method != "parameters" else { continue }
                 var types: [String] = []
@@ -84,46 +92,76 @@ struct RequestValidator: Sendable {
         }
     }
 
-    /// The operation of `method` on `path`, or nil when the document has none (the router
-    /// answers those: 404 or 405).
-    func operation(method: String, path: String) -> (Operation, pathValues: [String: String])? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        for operation in operations where operation.method == method && operation.segments.count == parts.count {
+    /// The operation a request is for, with its path parameters, or nil when no path of the
+    /// document matches (the router answers those: 404). The path is split as the router
+    /// splits it (empty segments dropped: `/v1//cards` is `/v1/cards`).
+    /// - Throws: `Problem` 405 with `Allow` when the path is the document's but not the method.
+    func operation(of request: Request) throws -> (operation: Operation, pathValues: [String: String])? {
+        let parts = request.uri.path.split(separator: "/").map(String.init)
+        var allowed: [String] = []
+        for operation in operations where operation.segments.count == parts.count {
             var values: [String: String] = [:]
             var matches = true
             for (segment, part) in zip(operation.segments, parts) {
-                if let segment {
-                    if segment != part { matches = false }
-                } else if part.isEmpty {
-                    matches = false
+                switch segment {
+                case .literal(let literal): if literal != part { matches = false }
+                case .parameter(let name): values[name] = part.removingPercentEncoding ?? part
                 }
             }
             guard matches else { continue }
-            // The path's parameters in order of appearance.
-            let names = operation.parameters.filter { $0.location == "path" }.map(\.name)
-            var nameIndex = 0
-            for (segment, part) in zip(operation.segments, parts) where segment == nil {
-                if nameIndex < names.count { values[names[nameIndex]] = part.removingPercentEncoding ?? part }
-                nameIndex += 1
+            guard operation.method == request.method.rawValue else {
+                allowed.append(operation.method)
+                continue
             }
             return (operation, values)
+        }
+        guard allowed.isEmpty else {
+            var problem = Problem(
+                .methodNotAllowed,
+                "\(request.uri.path) takes \(Self.list(allowed.sorted(), or: true)); received \(request.method.rawValue)."
+            )
+            problem.headers[.allow] = allowed.sorted().joined(separator: ", ")
+            throw problem
         }
         return nil
     }
 
-    /// Checks `request` (its body already collected into `body`).
+    /// The query's parameters, each name and value percent-decoded (`+` a space), as the
+    /// generated code reads them.
+    /// - Throws: `Problem` 400 for a part that is not `name=value`.
+    static func queryParameters(_ query: String?) throws -> [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return try query.split(separator: "&", omittingEmptySubsequences: false).map { part in
+            guard let equals = part.firstIndex(of: "="), equals != part.startIndex else {
+                throw Problem(
+                    .badRequest,
+                    "The query's part \(quoted(String(part))) is not name=value; every part of the query must be.")
+            }
+            func decoded(_ text: Substring) throws -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                guard let decoded = spaced.removingPercentEncoding else {
+                    throw Problem(
+                        .badRequest, "The query's part \(quoted(String(part))) has a % not followed by two hex digits.")
+                }
+                return decoded
+            }
+            return (try decoded(part[..<equals]), try decoded(part[part.index(after: equals)...]))
+        }
+    }
+
+    /// Checks `request` for `operation` (its body already collected into `body`).
     /// - Throws: `Problem` 400 for a parameter or malformed JSON, 415 for a media type the
     ///   operation does not take, 422 for a JSON body that does not match its schema.
-    func check(_ request: Request, body: ByteBuffer) throws {
-        guard let (operation, pathValues) = operation(method: request.method.rawValue, path: request.uri.path) else {
-            return
-        }
-        let query = request.uri.queryParameters
+    func check(
+        _ request: Request, body: ByteBuffer, against matched: (operation: Operation, pathValues: [String: String])
+    ) throws {
+        let (operation, pathValues) = matched
+        let query = try Self.queryParameters(request.uri.query)
         for parameter in operation.parameters {
             let values: [String]
             switch parameter.location {
             case "path": values = pathValues[parameter.name].map { [$0] } ?? []
-            case "query": values = query.getAll(parameter.name).map { String($0) }
+            case "query": values = query.filter { $0.name == parameter.name }.map(\.value)
             case "header":
                 let name: HTTPField.Name? = HTTPField.Name(parameter.name)
                 values = name.map { request.headers[values: $0] } ?? []
@@ -246,7 +284,7 @@ struct RequestValidator: Sendable {
                 }
             }
             let closed = schema["additionalProperties"] == .bool(false)
-            for name in fields.keys.sorted() {
+            for name in fields.keys.sorted() where errors.count < 100 {
                 guard let field = fields[name] else { continue }
                 if let property = properties[name] {
                     validate(field, schema: property, at: Self.join(path, name), into: &errors)
@@ -326,7 +364,7 @@ struct RequestValidator: Sendable {
                 ("number", .number):
                 return true
             case ("integer", .number(let number)):
-                return number == number.rounded() && abs(number) < 9_007_199_254_740_992
+                return number == number.rounded()
             default: return false
             }
         }

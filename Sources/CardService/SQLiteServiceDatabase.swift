@@ -3,12 +3,12 @@ import NIOCore
 import SQLiteNIO
 
 /// The embedded database (`--data DIR`): one SQLite file in write-ahead-log mode, one
-/// connection, and one statement or transaction at a time (`AsyncSerialLock`): SQLite has
+/// connection, and one statement or transaction at a time (`AsyncPermits` with one permit): SQLite has
 /// one writer anyway, and a connection's `BEGIN` belongs to the whole connection.
 public final class SQLiteServiceDatabase: ServiceDatabase {
     public var dialect: SQLDialect { .sqlite }
     private let connection: SQLiteConnection
-    private let lock = AsyncSerialLock()
+    private let lock = AsyncPermits()
 
     /// Opens (creating if needed) the database file at `path`.
     /// - Throws: `ServiceDatabaseError` naming the file.

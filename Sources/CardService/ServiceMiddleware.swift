@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import OpenAPIRuntime
 import Synchronization
 
@@ -30,6 +31,10 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
     let validator: RequestValidator
     let metrics: PostcardMetrics
     let logger: Logger
+    /// Uploads whose bodies are read and checked at once; the others wait their turn.
+    let uploads: AsyncPermits
+    /// Everything else.
+    let unbounded = AsyncPermits(Int.max)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -40,7 +45,7 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             if path == "/v1/openapi.json" || path == "/studio" || path.hasPrefix("/studio/") {
                 return try await next(request, context)
             }
-            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            let address = Self.client(context.remoteAddress)
             if let wait = failures.wait(address) {
                 metrics.authThrottled()
                 var problem = Problem(
@@ -54,7 +59,7 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
                 owner = try await authenticate(request)
             } catch let problem as Problem where problem.status == .unauthorized {
                 metrics.authFailed()
-                _ = failures.take(address)
+                failures.charge(address)
                 throw problem
             }
             if let wait = limiter.take(owner) {
@@ -65,58 +70,106 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
                 throw problem
             }
             var request = request
-            let body = try await collectBody(of: request)
-            request.body = RequestBody(buffer: body)
-            try validator.check(request, body: body)
-            return try await RequestOwner.$id.withValue(owner) { try await next(request, context) }
+            let operation = try validator.operation(of: request)
+            // A photo's body is held until it is stored: a few at a time, so that many uploads
+            // at once wait rather than hold their bodies in memory together.
+            let isUpload = operation?.operation.bodyTypes.contains("multipart/form-data") == true
+            return try await (isUpload ? uploads : unbounded).run {
+                let body = try await collectBody(of: request)
+                request.body = RequestBody(buffer: body)
+                if let operation { try validator.check(request, body: body, against: operation) }
+                return try await RequestOwner.$id.withValue(owner) { try await next(request, context) }
+            }
         } catch {
             return problem(for: error, request: request).response()
         }
     }
 
-    /// The request's body, within the route's size and `bodyTimeout`.
-    /// - Throws: `Problem` 413 (too large), 408 (it stopped arriving), 400 (malformed:
-    ///   a broken chunked encoding, or the connection broke).
+    /// The request's body, within the route's size, each part arriving within `bodyTimeout`
+    /// of the one before (a body that keeps coming, however slowly, is read).
+    /// - Throws: `Problem` 413 (too large), 408 (it stopped arriving), 400 (malformed: a
+    ///   broken chunked encoding; or the connection broke).
     private func collectBody(of request: Request) async throws -> ByteBuffer {
         let limit = request.uri.path == "/v1/photos" ? maxPhotoBytes : maxSpecBytes
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw Problem(.contentTooLarge, "The body is \(length) bytes; this route takes \(limit) at most.")
+            metrics.bodyRefused("too_large")
+            var problem = Problem(.contentTooLarge, "The body is \(length) bytes; this route takes \(limit) at most.")
+            problem.headers[.connection] = "close"
+            throw problem
         }
         // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body.
         if request.headers[.contentLength] == nil, request.headers[values: .transferEncoding].isEmpty {
             return ByteBuffer()
         }
         let timeout = bodyTimeout
+        let started = ContinuousClock.now
+        let arrived = LastArrival()
         do {
             return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask { try await request.body.collect(upTo: limit) }
                 group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
+                    var body = ByteBuffer()
+                    for try await part in request.body {
+                        guard body.readableBytes + part.readableBytes <= limit else {
+                            throw Problem(
+                                .contentTooLarge, "The body is over \(limit) bytes, the most this route takes.")
+                        }
+                        body.writeImmutableBuffer(part)
+                        let (seconds, attoseconds) = (ContinuousClock.now - started).components
+                        arrived.nanoseconds.store(
+                            seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .relaxed)
+                    }
+                    return body
+                }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: timeout / 4)
+                        let last = Duration.nanoseconds(arrived.nanoseconds.load(ordering: .relaxed))
+                        if ContinuousClock.now - started - last > timeout { return nil }
+                    }
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let body = first else {
                     metrics.bodyRefused("stalled")
                     var problem = Problem(
                         .requestTimeout,
-                        "The body did not arrive within \(timeout.components.seconds) s; send it again.")
+                        "Nothing more of the body arrived for \(timeout.components.seconds) s; send it again.")
                     problem.headers[.connection] = "close"
                     throw problem
                 }
                 return body
             }
-        } catch let problem as Problem {
+        } catch var problem as Problem {
+            if problem.status == .contentTooLarge {
+                metrics.bodyRefused("too_large")
+                problem.headers[.connection] = "close"
+            }
             throw problem
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            metrics.bodyRefused("too_large")
-            throw Problem(.contentTooLarge, "The body is over \(limit) bytes, the most this route takes.")
-        } catch {
+        } catch is HTTPParserError {
             metrics.bodyRefused("malformed")
-            var problem = Problem(
-                .badRequest, "The body cannot be read: its chunked encoding is malformed, or the connection broke.")
+            var problem = Problem(.badRequest, "The body cannot be read: its chunked encoding is malformed.")
+            problem.headers[.connection] = "close"
+            throw problem
+        } catch {
+            // The connection closed (or the server is stopping) before the body was whole.
+            metrics.bodyRefused("disconnected")
+            var problem = Problem(.badRequest, "The body ended before it was whole (the connection closed).")
             problem.headers[.connection] = "close"
             throw problem
         }
+    }
+
+    /// The client a failed authentication is charged to: its IPv4 address, or its IPv6
+    /// address's /64 (one host has a whole /64 to draw addresses from).
+    static func client(_ address: SocketAddress?) -> String {
+        guard let address else { return "unknown" }
+        if case .v6(let v6) = address {
+            let prefix = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0.prefix(8)) }
+            // An IPv4 address mapped into IPv6 (::ffff:a.b.c.d) is that IPv4 address.
+            if prefix != [0, 0, 0, 0, 0, 0, 0, 0] {
+                return prefix.map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+            }
+        }
+        return address.ipAddress ?? "unknown"
     }
 
     private func authenticate(_ request: Request) async throws -> String {
@@ -150,7 +203,9 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
                 return Problem(
                     error.httpStatus, "The request does not match the API's document (GET /v1/openapi.json).")
             }
-            logger.error("\(request.method) \(request.uri.path): \(error)")
+            // The operation and the cause alone: a `ServerError`'s own text holds the request's
+            // headers (the key) and its query.
+            logger.error("\(request.method) \(request.uri.path) (\(error.operationID)): \(error.underlyingError)")
             return Problem(.internalServerError, "The server failed on this request; it is logged.")
         case let error as HTTPError:
             return Problem(error.status, error.status.reasonPhrase + ".")
@@ -186,6 +241,11 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             .unprocessableContent, "The body is refused: \(field) \(detail).",
             errors: [Problem.FieldError(field: field, detail: detail)])
     }
+}
+
+/// When a body's last part arrived: nanoseconds from the start of its reading.
+private final class LastArrival: Sendable {
+    let nanoseconds = Atomic<Int64>(0)
 }
 
 extension String {

@@ -1,6 +1,12 @@
 import Logging
 import Synchronization
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -60,24 +66,39 @@ final class AccessLog: Sendable {
         }
     }
 
-    /// `target` with the value of every query parameter that may hold a secret (a name with
-    /// key, token, secret, pass, auth, session or credential in it, or a value that is an API
-    /// key) replaced by `REDACTED`: a key sent in the URL by mistake never reaches a log.
+    /// `target` with every query parameter that may hold a secret replaced by `REDACTED`:
+    /// one whose name (percent-decoded) speaks of a key, token, secret, password, auth,
+    /// session or credential, and any part that holds an API key (`crk_`) however it is
+    /// encoded. A key sent in the URL by mistake never reaches a log.
     static func redacted(_ target: String) -> String {
         guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         let query = target[target.index(after: question)...]
-        let lower = query.lowercased()
-        let marks = ["key", "token", "secret", "pass", "auth", "session", "credential", "crk_", "bearer"]
-        guard marks.contains(where: { lower.contains($0) }) else { return target }
-        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
-            guard let equals = parameter.firstIndex(of: "=") else { return String(parameter) }
-            let name = parameter[..<equals].lowercased()
-            let value = parameter[parameter.index(after: equals)...].lowercased()
-            let secret =
-                marks.prefix(7).contains { name.contains($0) } || value.hasPrefix("crk_") || value.hasPrefix("bearer")
-            return secret ? parameter[..<equals] + "=REDACTED" : String(parameter)
+        // The hit path's queries (`width=200&format=webp`) have none of these: answered at once.
+        guard query.contains("%") || query.contains("+") || Self.mentionsSecret(query.lowercased()) else {
+            return target
         }
-        return target[...question] + parameters.joined(separator: "&")
+        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
+            let decoded =
+                (String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part))
+                .lowercased()
+            guard Self.mentionsSecret(decoded) else { return String(part) }
+            // The name kept when it is plain text and holds no key itself.
+            if let equals = part.firstIndex(of: "="), !part[..<equals].contains("%"),
+                !part[..<equals].lowercased().contains("crk_")
+            {
+                return part[..<equals] + "=REDACTED"
+            }
+            return "REDACTED"
+        }
+        return target[...question] + parts.joined(separator: "&")
+    }
+
+    private static let secretWords = [
+        "crk_", "key", "token", "secret", "pass", "auth", "session", "credential", "bearer",
+    ]
+
+    private static func mentionsSecret(_ lowercased: String) -> Bool {
+        secretWords.contains { lowercased.contains($0) }
     }
 
     /// The local time as `StreamLogHandler` writes it, made once per second.

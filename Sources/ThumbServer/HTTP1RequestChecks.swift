@@ -5,6 +5,7 @@ import NIOHTTP1
 /// server (RFC 9112), checked right after it:
 /// - an HTTP/1.1 request has exactly one `Host` (section 3.2), a request of any version at
 ///   most one: otherwise 400 and the connection closed, the request never reaching a route;
+/// - `Expect: 100-continue` is answered `100 Continue` at once;
 /// - a request that does not keep the connection alive (HTTP/1.0 without
 ///   `Connection: keep-alive`, or `Connection: close`) is answered with `Connection: close`
 ///   and the connection closed once the answer is written (section 9.3), not held to the
@@ -53,6 +54,14 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
             head.headers.add(name: "connection", value: "close")
         }
         pending.append(Answering(close: close, keepAlive10: !close && !modern))
+        // `Expect: 100-continue` (curl sends it before a body over 1 KiB and waits a second
+        // for the answer): the interim 100 at once, so the body follows without the wait
+        // (RFC 9110 section 10.1.1). A request refused before its body reads no more of it.
+        if modern, head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+            head.headers.remove(name: "expect")
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 

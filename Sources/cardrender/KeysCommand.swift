@@ -75,6 +75,10 @@ struct KeysCommand: AsyncParsableCommand {
             guard !name.isEmpty, name.utf8.count <= 200 else {
                 throw ValidationError("The name must have 1 to 200 bytes; received \(name.utf8.count).")
             }
+            // One line of `keys list` each: no tab, line break or other control character.
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw ValidationError("The name may not hold tabs, line breaks or other control characters.")
+            }
         }
 
         func run() async throws {

@@ -137,6 +137,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...3600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be from 1 to 3600 seconds; received \(idleTimeout).")
         }
+        if postcards.isOn, node.bodyTimeout >= idleTimeout {
+            throw ValidationError(
+                "--body-timeout (\(node.bodyTimeout) s) must be shorter than --idle-timeout (\(idleTimeout) s): a silent connection is closed without an answer after the idle timeout."
+            )
+        }
         guard maxConnections >= 1 else {
             throw ValidationError("--max-connections must be at least 1; received \(maxConnections).")
         }

@@ -76,8 +76,11 @@ struct ServiceNodeOptions: ParsableArguments {
     @Option(help: "Requests a second per API key (bursts of twice that); more are refused with 429.")
     var rateLimit = 100
 
-    @Option(help: "Seconds a request's body may take to arrive; a body still arriving then is refused with 408.")
-    var bodyTimeout = 30
+    @Option(
+        help:
+            "Seconds a request's body may pause: a body of which nothing more arrives for that long is refused with 408 (shorter than --idle-timeout, which closes a silent connection)."
+    )
+    var bodyTimeout = 10
 
     @Option(help: "This node's name in the queue's leases (default: the host name and process id).")
     var nodeName: String?
@@ -148,7 +151,7 @@ struct ServiceNodeOptions: ParsableArguments {
                 if let press = try Resources.pressProfile(name) { presses[name] = press }
             } catch {
                 Console.error(
-                    "cardrender: the postcard service cannot start: the press profiles in \(Resources.pressProfilesDirectory()) cannot be used (\(error)); set CARDRENDER_PRESS_PROFILES to the directory that holds them."
+                    "cardrender: the postcard service cannot start: the press profiles in \(Resources.pressProfilesDirectory()) cannot be used (\(String(describing: error).replacingOccurrences(of: "--press ", with: "the press "))); set CARDRENDER_PRESS_PROFILES to the directory that holds them."
                 )
                 throw ExitCode(64)
             }

@@ -5,6 +5,7 @@ import NIOHTTP1
 import RenderCache
 import TestSupport
 import Testing
+import ThumbServer
 
 /// `/v1` by HTTP's conventions, against a live service: uploads in the image's own type or
 /// a form, damaged photos refused at once, unknown fields and bad parameters refused in
@@ -61,6 +62,13 @@ struct APIConventionTests {
                 return body
             }
             let multipart = "multipart/form-data; boundary=\(boundary)"
+            // A form's other fields (no file name) beside the file are ignored.
+            var withField = Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nBeach\r\n".utf8)
+            withField.append(form([("photo", png)]))
+            let fielded = try await live.send(.POST, "/v1/photos", key: key, body: withField, contentType: multipart)
+            #expect(
+                [200, 201].contains(fielded.status) && fielded.json["format"] as? String == "png", "\(fielded.text)")
             let one = try await live.send(
                 .POST, "/v1/photos", key: key, body: form([("photo", jpeg)]), contentType: multipart)
             #expect(one.status == 201, "\(one.text)")
@@ -69,7 +77,7 @@ struct APIConventionTests {
             #expect(one.json["id"] as? String == digest, "the id is the file's digest, not the form's")
             let two = try await live.send(
                 .POST, "/v1/photos", key: key, body: form([("a", png), ("b", png)]), contentType: multipart)
-            #expect(two.status == 422 && two.text.contains("more than one part"), "\(two.text)")
+            #expect(two.status == 422 && two.text.contains("more than one file"), "\(two.text)")
             let none = try await live.send(.POST, "/v1/photos", key: key, body: form([]), contentType: multipart)
             #expect(none.status == 422 && none.text.contains("no file part"), "\(none.text)")
             // A type that is not an image: 415, naming what is taken, once.
@@ -198,23 +206,36 @@ struct APIConventionTests {
                                     + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
                         }
                     }
-                    for value in ["%ZZ", String(repeating: "a", count: 300), "..", "%2F"] {
+                    for value in ["%ZZ", String(repeating: "a", count: 300), "..", "%2F", "%FF"] {
                         targets.append(
                             template.replacingOccurrences(of: #"\{[a-z]+\}"#, with: value, options: .regularExpression))
                     }
+                    // Queries as people and programs send them: bare names, encoded names,
+                    // repeated ones, a cache-buster, and the path with empty segments.
+                    for query in [
+                        "foo", "&", "a&b=1", "width=100&1700000000", "%77idth=0", "limit=1&%6Cimit=2", "x=%ZZ",
+                    ] {
+                        targets.append(filled + "?" + query)
+                    }
+                    targets.append(filled.replacingOccurrences(of: "/v1/", with: "/v1//") + "/")
                     targets.append(filled)
                     let verb = HTTPMethodName(method)
+                    // Odd headers too: the document's header parameter, Accept.
+                    let oddHeaders: [[(String, String)]] = [
+                        [], [("Idempotency-Key", String(repeating: "é", count: 300))], [("Accept", ";;;==")],
+                        [("Accept", "application/xml")],
+                    ]
                     for target in targets {
                         let bodies: [String?] = verb.takesBody ? badBodies : [nil]
-                        for body in bodies {
+                        for (body, headers) in bodies.flatMap({ body in oddHeaders.map { (body, $0) } }) {
                             let reply = try await live.send(
-                                verb.method, target, key: key, body: body.map { Data($0.utf8) })
+                                verb.method, target, key: key, body: body.map { Data($0.utf8) }, headers: headers)
                             sent += 1
-                            #expect(
-                                reply.status < 500, "\(method) \(target) \(body ?? ""): \(reply.status) \(reply.text)")
+                            let request = "\(method) \(target) \(headers) \(body ?? "")"
+                            #expect(reply.status < 500, "\(request): \(reply.status) \(reply.text)")
                             guard reply.status >= 400 else { continue }
                             for word in Self.internals {
-                                #expect(!reply.text.contains(word), "\(method) \(target) \(body ?? ""): \(reply.text)")
+                                #expect(!reply.text.contains(word), "\(request): \(reply.text)")
                             }
                             if reply.header("Content-Type") == "application/problem+json" {
                                 #expect((reply.json["detail"] as? String)?.isEmpty == false, "\(reply.text)")
@@ -223,13 +244,32 @@ struct APIConventionTests {
                     }
                 }
             }
-            #expect(sent > 300, "only \(sent) requests were sent")
+            // Other methods on the document's paths, and bodies of types no operation takes.
+            for (method, path) in [(HTTPMethod.PUT, "/v1/photos"), (.DELETE, "/v1/previews"), (.HEAD, "/v1/cards")] {
+                let reply = try await live.send(method, path, key: key)
+                #expect(reply.status == 405 && reply.header("Allow") != nil, "\(method) \(path): \(reply.status)")
+            }
+            for type in [
+                "multipart/form-data", "multipart/form-data; boundary=", "text/plain",
+                "application/json; charset=latin1",
+                "", "*/*",
+            ] {
+                let reply = try await live.send(.POST, "/v1/photos", key: key, body: Data("x".utf8), contentType: type)
+                #expect(reply.status >= 400 && reply.status < 500, "\(type): \(reply.status) \(reply.text)")
+                for word in Self.internals { #expect(!reply.text.contains(word), "\(type): \(reply.text)") }
+            }
+            #expect(sent > 1000, "only \(sent) requests were sent")
         }
     }
 
-    @Test("a malformed chunked body is 400 and a stalled one 408, each counted")
+    @Test(
+        "a malformed chunked body is 400 and a stalled one 408, each counted; a slow body that keeps coming is read"
+    )
     func brokenBodies() async throws {
-        try await LiveService.with(.sqlite, bodyTimeout: .seconds(1)) { live in
+        // The default pause allowed is shorter than the idle timeout that closes a silent
+        // connection without an answer.
+        #expect(PostcardService.Configuration.defaultBodyTimeout < ServerConfiguration(root: nil).idleTimeout)
+        try await LiveService.with(.sqlite, bodyTimeout: .seconds(4)) { live in
             let key = try await live.service.book.createKey(name: "app").secret
             let malformed = try RawConnection(port: live.port)
             malformed.send(
@@ -244,6 +284,22 @@ struct APIConventionTests {
                     + "Content-Length: 100\r\n\r\n{\"spec\"")
             let late = String(decoding: await stalled.readUntilClosed(within: 30).data, as: UTF8.self)
             #expect(late.hasPrefix("HTTP/1.1 408"), "\(late)")
+            // A body that takes longer than the timeout in all, but never pauses that long.
+            let slow = try RawConnection(port: live.port)
+            let id = try await live.upload(Self.photo, key: key)
+            let order = #"{"spec": {"version": 1, "photo": "\#(id)"}}"#
+            slow.send(
+                "POST /v1/cards HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(order.utf8.count)\r\nConnection: close\r\n\r\n")
+            let pieces = stride(from: 0, to: order.count, by: 10).map { String(order.dropFirst($0).prefix(10)) }
+            let paced = ContinuousClock.now
+            for piece in pieces {
+                slow.send(piece)
+                try await Task.sleep(for: .milliseconds(5000 / pieces.count))
+            }
+            #expect(ContinuousClock.now - paced > .seconds(4), "the body took longer than the timeout in all")
+            let answered = String(decoding: await slow.readUntilClosed(within: 30).data, as: UTF8.self)
+            #expect(answered.hasPrefix("HTTP/1.1 202"), "\(answered)")
             let metrics = try await live.send(.GET, "/metrics", key: nil).text
             #expect(metrics.contains(#"cardrender_request_body_errors_total{reason="malformed"} 1"#), "\(metrics)")
             #expect(metrics.contains(#"cardrender_request_body_errors_total{reason="stalled"} 1"#))

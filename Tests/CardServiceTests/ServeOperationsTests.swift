@@ -72,6 +72,14 @@ struct ServeOperationsTests {
                 serve.base + "/v1/photos",
             ])
         #expect(upload.status == 201, "\(upload.body)")
+        // `Expect: 100-continue` answered at once: curl sends the body without its 1 s wait.
+        let expecting = try Tools.run(
+            "/usr/bin/curl",
+            [
+                "-sv", "-o", "/dev/null", "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: image/jpeg", "-H",
+                "Expect: 100-continue", "--data-binary", "@" + ServiceAPITests.photo, serve.base + "/v1/photos",
+            ])
+        #expect(expecting.stderr.contains("< HTTP/1.1 100 Continue"), "\(expecting.stderr.suffix(1500))")
         let digest = String(try Tools.run("/usr/bin/sha256sum", [ServiceAPITests.photo]).stdoutText.prefix(64))
         let spec = ServiceAPITests.spec(photo: digest, recipients: 2)
         let preview = try Self.curl(

@@ -1,15 +1,21 @@
 import Synchronization
 
-/// Runs async bodies one at a time, in arrival order (an actor would interleave them at
-/// every `await`). No library here offers an async mutex; this is a queue of continuations.
-final class AsyncSerialLock: Sendable {
+/// Runs async bodies at most `permits` at a time, the others waiting in arrival order (an
+/// actor would interleave them at every `await`): one permit is a lock (SQLite's one
+/// connection), more a bound on work in flight (uploads' bodies in memory). No library here
+/// offers an async semaphore; this is a queue of continuations.
+final class AsyncPermits: Sendable {
     private struct State {
-        var held = false
+        var free: Int
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    /// Runs `body` once every earlier body has finished.
+    init(_ permits: Int = 1) {
+        state = Mutex(State(free: max(1, permits)))
+    }
+
+    /// Runs `body` once a permit is free.
     func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
@@ -19,11 +25,11 @@ final class AsyncSerialLock: Sendable {
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state in
-                if state.held {
+                guard state.free > 0 else {
                     state.waiting.append(continuation)
                     return false
                 }
-                state.held = true
+                state.free -= 1
                 return true
             }
             if resumeNow { continuation.resume() }
@@ -32,8 +38,8 @@ final class AsyncSerialLock: Sendable {
 
     private func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiting.isEmpty {
-                state.held = false
+            guard !state.waiting.isEmpty else {
+                state.free += 1
                 return nil
             }
             return state.waiting.removeFirst()
