@@ -43,6 +43,17 @@ if [[ ! -x $thumbhash_venv/bin/python ]] || ! "$thumbhash_venv/bin/python" -c "i
     -r "$(dirname "${BASH_SOURCE[0]}")/thumbhash.txt" >&2
 fi
 
+# axe-core's JavaScript (axe.min.js), which the studio's browser tests inject to audit the
+# page's accessibility (StudioBrowserTests, scenario audit): PyPI's axe-core-python bundles
+# it; pinned by hash, in its own venv under .build (only the .js file is used).
+axe_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/axe-core"
+if ! compgen -G "$axe_venv/lib/python3*/site-packages/axe_core_python/axe.min.js" >/dev/null; then
+  echo "setup: installing axe-core into $axe_venv" >&2
+  python3 -m venv "$axe_venv"
+  "$axe_venv/bin/pip" install -q --no-deps --require-hashes \
+    -r "$(dirname "${BASH_SOURCE[0]}")/axe-core.txt" >&2
+fi
+
 # schemathesis, which checks the postcard service against its OpenAPI document in a test,
 # from PyPI into its own venv under .build (pinned by version).
 schemathesis_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/schemathesis"

@@ -7,8 +7,10 @@ import Testing
 
 /// The studio page (/studio) driven in headless Chromium by Tests/browser/studio_driver.py
 /// (Debian's chromium, chromium-driver and python3-selenium) against the service running
-/// in this process: gestures as real mouse, wheel and touch events, the keyboard alone, and
-/// the error paths. Every step's screenshot is kept in .build/test-artifacts/studio/.
+/// in this process: gestures as real mouse, wheel and touch events, the keyboard alone, the
+/// error paths, and the phone: the layout at two phones' sizes and a laptop's with touch, an
+/// HEIC photo's moving copy, recipients and their backs, and an axe-core audit. Every step's
+/// screenshot is kept in .build/test-artifacts/studio/.
 /// What the studio's browser tests need, found before the suite is declared.
 enum StudioBrowser {
     static let driver = Fixtures.root.path + "/Tests/browser/studio_driver.py"
@@ -28,17 +30,39 @@ enum StudioBrowser {
         return nil
     }()
     static let skipped = Comment(rawValue: missing ?? "")
+
+    /// The viewports the phone scenarios run at (CSS pixels, device scale factor 1, touch):
+    /// two phones and a laptop.
+    static let viewports = ["360x740", "390x844", "1280x800"]
+
+    /// axe-core's axe.min.js, from PyPI's axe-core-python that scripts/setup-tests.sh installs
+    /// into .build/services/axe-core, or nil.
+    static let axe: String? = {
+        let lib = Fixtures.root.path + "/.build/services/axe-core/lib"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+        for version in versions.sorted() where version.hasPrefix("python3") {
+            let path = lib + "/" + version + "/site-packages/axe_core_python/axe.min.js"
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
+    }()
+    static let axeSkipped = Comment(
+        rawValue:
+            "axe-core is not installed (scripts/setup-tests.sh installs it into .build/services/axe-core): the studio's accessibility audit skipped"
+    )
 }
 
 @Suite(
     .libvips, .serialized, .enabled(if: StudioBrowser.missing == nil || StudioBrowser.required, StudioBrowser.skipped))
 struct StudioBrowserTests {
-    /// Runs one scenario of the driver; its result.json, or an issue with its failure.
-    func drive(_ scenario: String, live: LiveService, key: String, photo: String, _ extra: [String] = []) async throws
-        -> [String: Any]
-    {
+    /// Runs one scenario of the driver; its result.json, or an issue with its failure. Its
+    /// screenshots go to the artifacts' `folder` (the scenario's name unless given).
+    func drive(
+        _ scenario: String, live: LiveService, key: String, photo: String, _ extra: [String] = [],
+        folder: String? = nil
+    ) async throws -> [String: Any] {
         try #require(StudioBrowser.missing == nil, "\(StudioBrowser.missing ?? "")")
-        let out = StudioBrowser.artifacts + "/" + scenario
+        let out = StudioBrowser.artifacts + "/" + (folder ?? scenario)
         try? FileManager.default.removeItem(atPath: out)
         let arguments =
             [
@@ -144,8 +168,9 @@ struct StudioBrowserTests {
             let result = try await drive("errors", live: live, key: key, photo: photo, [notes, large])
             #expect((result["not_an_image"] as? String)?.contains("holiday-notes.jpg is not an image") == true)
             #expect((result["too_large"] as? String)?.contains("up to 2.9 MB") == true, "\(result["too_large"] ?? "")")
+            // In the page's words: the field as its label reads, never the spec's path.
             #expect(
-                (result["too_long"] as? String)?.contains("message.text: has 15 lines") == true,
+                (result["too_long"] as? String)?.hasPrefix("Message: has 15 lines") == true,
                 "\(result["too_long"] ?? "")")
             #expect((result["no_font"] as? String)?.contains("U+F0000") == true)
             #expect((result["offline"] as? String)?.contains("Nothing is lost") == true)
@@ -158,6 +183,114 @@ struct StudioBrowserTests {
             // The draft came back after a reload.
             #expect(result["restored_message"] as? String == "Kept through the outage")
             try await checkFinalSample(result, photo: photo, live: live, key: key)
+        }
+    }
+
+    @Test(
+        "at two phones' sizes and a laptop's, with touch: nothing wider than the screen, every control 44 px or more, the card in view while a frame, an effect and a size are chosen, one picture during a gesture",
+        arguments: StudioBrowser.viewports)
+    func layout(viewport: String) async throws {
+        let photo = Fixtures.root.path + "/Tests/faces/astronaut-512x512.jpg"
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let result = try await drive(
+                "layout", live: live, key: key, photo: photo, [viewport], folder: "layout-\(viewport)")
+            let size = viewport.split(separator: "x").compactMap { Int($0) }
+            #expect(result["viewport"] as? [Int] == size, "\(result["viewport"] ?? "")")
+            // The driver failed on any element past the edge or any small target; each step was looked at.
+            let overflow = try #require(result["overflow"] as? [[String: Any]])
+            #expect(
+                overflow.count >= 6 && overflow.allSatisfy { ($0["past"] as? [Any])?.isEmpty == true }, "\(overflow)")
+            let targets = try #require(result["targets"] as? [[String: Any]])
+            #expect(targets.count >= 4 && targets.allSatisfy { ($0["small"] as? [Any])?.isEmpty == true }, "\(targets)")
+            let pictures = try #require(result["one_picture"] as? [[String: Any]])
+            #expect((pictures.first?["samples"] as? [Any])?.count == 6, "\(pictures)")
+            #expect((result["card"] as? [String: Any])?["status"] as? String == "ready")
+        }
+    }
+
+    @Test("an HEIC photo, which Chromium cannot decode, moves under the finger: its moving copy is the service's JPEG")
+    func heic() async throws {
+        let photo = Fixtures.photo("photos/iphone13-3024x4032.heic")
+        try #require(FileManager.default.fileExists(atPath: photo), "../shared/corpus is absent")
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let result = try await drive("heic", live: live, key: key, photo: photo, ["390x844"])
+            let copy = try #require(result["live_copy"] as? [String: Any])
+            #expect(copy["source"] as? String == "service")
+            // Upright (the photo is a portrait) and at most 1600 px long.
+            let width = copy["width"] as? Int ?? 0
+            let height = copy["height"] as? Int ?? 0
+            #expect(width < height && height <= 1600, "\(copy)")
+            #expect((result["copy_request"] as? String)?.contains("?width=\(width)") == true)
+            let finger = try #require(result["finger_moved"] as? Double)
+            let moved = try #require(result["copy_moved"] as? Double)
+            #expect(abs(finger - moved) < 1.5, "the finger moved \(finger) px, the copy \(moved) px")
+        }
+    }
+
+    @Test(
+        "the turn button from the keyboard, a refused recipient left out of the list in words for people, every recipient's back, a reload keeping a half-typed recipient and the moving copy, each card's files"
+    )
+    func recipients() async throws {
+        let photo = Fixtures.root.path + "/Tests/faces/astronaut-512x512.jpg"
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let result = try await drive("recipients", live: live, key: key, photo: photo, ["390x844"])
+            let turned = try #require(result["turn_button"] as? [String: Any])
+            #expect(turned["after"] as? Double == 180 || turned["after"] as? Int == 180, "\(turned)")
+            let refused = try #require(result["refused_recipient"] as? String)
+            #expect(refused.hasPrefix("Recipient 3, name: ") && refused.contains("Shorten"), "\(refused)")
+            #expect(!refused.contains("recipients[") && !refused.contains("spec:"), "\(refused)")
+
+            // Each back shown is the service's back of the card with that recipient alone.
+            let backs = try #require(result["backs"] as? [[String: Any]])
+            #expect(backs.count == 2)
+            for (index, back) in backs.enumerated() {
+                let spec = try #require(back["spec"] as? [String: Any])
+                let recipients = try #require(spec["recipients"] as? [[String: Any]])
+                #expect(recipients.count == 1 && back["recipient"] as? Int == index, "\(back)")
+                let reply = try await live.send(
+                    .POST, "/v1/previews?side=back", key: key, body: try JSONSerialization.data(withJSONObject: spec))
+                #expect(reply.status == 200, "\(reply.text)")
+                let digest = SHA256.hash(data: reply.body).map { String(format: "%02x", $0) }.joined()
+                #expect(digest == back["digest"] as? String, "recipient \(index + 1)'s back is not the service's")
+            }
+            #expect(backs[0]["digest"] as? String != backs[1]["digest"] as? String)
+
+            #expect(result["kept_recipient"] as? [String: String] == ["name": "Thomas Pesquet", "city": "Rouen"])
+            #expect((result["live_copy_after_reload"] as? [String: Any])?["source"] as? String == "service")
+
+            // One card per recipient; the print file downloaded from the page is card 2's.
+            let cards = try #require(result["cards"] as? [[String: Any]])
+            #expect(cards.count == 2 && cards.allSatisfy { $0["status"] as? String == "ready" })
+            let files = try #require(cards.last?["files"] as? [String: Any])
+            let printFile = try await live.send(.GET, try #require(files["print"] as? String), key: key)
+            #expect(printFile.status == 200)
+            let downloaded = try #require(result["downloaded"] as? [String: Any])
+            let name = try #require(downloaded["name"] as? String)
+            let bytes = try Data(
+                contentsOf: URL(fileURLWithPath: StudioBrowser.artifacts + "/recipients/downloads/" + name))
+            #expect(bytes == printFile.body, "the downloaded print file is not the card's")
+        }
+    }
+
+    @Test(
+        "axe-core finds no accessibility violation at two phones' sizes and a laptop's",
+        .enabled(if: StudioBrowser.axe != nil || StudioBrowser.required, StudioBrowser.axeSkipped),
+        arguments: StudioBrowser.viewports)
+    func audit(viewport: String) async throws {
+        let axe = try #require(StudioBrowser.axe, StudioBrowser.axeSkipped)
+        let photo = Fixtures.root.path + "/Tests/faces/astronaut-512x512.jpg"
+        try await LiveService.with(.sqlite) { live in
+            let key = try await live.service.book.createKey(name: "studio").secret
+            let result = try await drive(
+                "audit", live: live, key: key, photo: photo, [viewport, axe], folder: "audit-\(viewport)")
+            let audits = try #require(result["axe"] as? [[String: Any]])
+            #expect(audits.count == 5, "\(audits)")
+            for audit in audits {
+                #expect((audit["violations"] as? [Any])?.isEmpty == true, "\(audit)")
+            }
         }
     }
 }

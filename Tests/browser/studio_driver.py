@@ -12,12 +12,25 @@ DevTools protocol: a mouse drag, the wheel, and two-finger touches (pinch, turn)
 OUT_DIR/result.json (what the page reported) and a screenshot per step (NN-step.png), and
 exits non-zero, with the reason on stderr, when the page does not do what a step expects.
 Waits poll the page's own state with a deadline (no fixed sleeps).
+
+The phone scenarios (layout, heic, recipients, audit) run at a viewport given as WIDTHxHEIGHT
+(device scale factor 1, touch emulated; below 900 px wide as a mobile device):
+
+    studio_driver.py layout BASE_URL KEY PHOTO OUT_DIR 390x844
+    studio_driver.py heic BASE_URL KEY HEIC_PHOTO OUT_DIR 390x844
+    studio_driver.py recipients BASE_URL KEY PHOTO OUT_DIR 390x844
+    studio_driver.py audit BASE_URL KEY PHOTO OUT_DIR 390x844 AXE_MIN_JS
 """
+import base64
+import glob
 import json
 import math
 import os
+import re
+import struct
 import sys
 import time
+import zlib
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -32,7 +45,7 @@ class StepFailed(Exception):
 
 
 class Studio:
-    def __init__(self, base, key, out):
+    def __init__(self, base, key, out, size=None):
         self.base, self.key, self.out = base, key, out
         self.step = 0
         self.result = {"steps": []}
@@ -46,6 +59,12 @@ class Studio:
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.driver.set_script_timeout(60)
         self.cdp("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        self.size = None
+        if size:
+            width, height = (int(part) for part in size.lower().split("x"))
+            self.size = (width, height)
+            self.cdp("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
+                     mobile=width < 900)
 
     # ---- plumbing -------------------------------------------------------------------------
 
@@ -146,15 +165,18 @@ class Studio:
         self.expect("key=" not in self.driver.current_url, "the key stays in the address bar")
         self.expect(self.js("return sessionStorage.getItem('cardrender.studio.key')") == self.key,
                     "the key is not kept in the tab's session storage")
+        if self.size:
+            self.result["viewport"] = self.js("return [window.innerWidth, window.innerHeight]")
+            self.expect(self.result["viewport"] == list(self.size), f"the viewport is {self.result['viewport']}")
 
     def upload(self, photo):
         self.by_test_id("photo-input").send_keys(photo)
         self.wait("the photo is uploaded and placed", lambda: self.js("return !!window.studio.placement()"))
         self.settled("upload")
         self.result["placement"] = self.js("return window.studio.placement()")
-        # The live copy is the upright photo (the browser applies EXIF orientation), reduced.
-        self.result["live_copy"] = self.js(
-            "const c = document.getElementById('live'); return c.dataset.ready ? [c.width, c.height] : null")
+        # The moving copy is the upright photo (the browser applies EXIF orientation), reduced.
+        self.wait("the moving copy of the photo", lambda: self.js("return window.studio.liveCopy() !== null"), seconds=60)
+        self.result["live_copy"] = self.js("const c = window.studio.liveCopy(); return [c.width, c.height]")
         self.result["first_spec"] = self.spec()
         self.shot("uploaded")
 
@@ -175,10 +197,266 @@ class Studio:
         self.js("document.getElementById('final').scrollIntoView({block: 'end'})")
         self.shot("ready")
 
+    # ---- the phone: layout, targets, what is on screen -------------------------------------
+
+    def no_overflow(self, what):
+        """Nothing wider than the viewport: the document's scroll width, and every rendered
+        element's visible box (clipped by its scrolling or clipping ancestors) within it."""
+        found = self.js(OVERFLOW_SCRIPT)
+        self.result.setdefault("overflow", []).append({"step": what, **found})
+        self.expect(found["scrollWidth"] <= found["innerWidth"],
+                    f"{what}: the page is {found['scrollWidth']} px wide in a {found['innerWidth']} px viewport")
+        self.expect(not found["past"], f"{what}: beyond the viewport's edge: " + "; ".join(found["past"][:12]))
+
+    def targets(self, what):
+        """Every control on screen is at least 44 x 44 px."""
+        small = self.js(TARGETS_SCRIPT)
+        self.result.setdefault("targets", []).append({"step": what, "small": small})
+        self.expect(not small, f"{what}: tap targets under 44 x 44 px: " + "; ".join(small[:12]))
+
+    def card_in_view(self, what):
+        """The card (the stage's picture) is wholly inside the viewport."""
+        box = self.js("const b = document.getElementById('card').getBoundingClientRect();"
+                      "return {top: b.top, bottom: b.bottom, left: b.left, right: b.right,"
+                      " width: window.innerWidth, height: window.innerHeight};")
+        self.expect(box["top"] >= -0.5 and box["left"] >= -0.5 and box["bottom"] <= box["height"] + 0.5
+                    and box["right"] <= box["width"] + 0.5,
+                    f"{what}: the card is not in view ({box})")
+
+    def bring_into_view(self, element):
+        """Scrolls as a person would until `element` shows (the least scroll), and checks it
+        is not under the sticky card: the point at its centre is the element itself. Polled:
+        a preview arriving meanwhile may move the page."""
+        self.wait("an element scrolled into view is not covered (by the sticky card?)", lambda: self.js(
+            "const e = arguments[0]; e.scrollIntoView({block: 'nearest', inline: 'nearest'});"
+            "const b = e.getBoundingClientRect();"
+            "const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);"
+            "return !!hit && (hit === e || e.contains(hit) || hit.contains(e) || "
+            "(e.labels && [...e.labels].some(l => l.contains(hit))));", element), seconds=10)
+
+    def tap(self, element):
+        """A finger's tap at the element's centre (touch events)."""
+        self.bring_into_view(element)
+        x, y = self.js("const b = arguments[0].getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]",
+                       element)
+        self.touches("touchStart", [(x, y)])
+        self.touches("touchEnd", [])
+
+    def screenshot_pixels(self, last_row=None):
+        """The viewport's pixels now: (width, height, rows of RGB bytes) down to `last_row`."""
+        data = base64.b64decode(self.cdp("Page.captureScreenshot", format="png")["data"])
+        return decode_png(data, last_row)
+
+    def one_picture(self, what):
+        """During a gesture: the preview is hidden, the moving copy alone is shown, inside
+        the stage (the window), which clips it; returns the state seen."""
+        seen = self.js(PICTURES_SCRIPT)
+        self.expect(seen["previewHidden"], f"{what}: the last preview is on screen during the gesture ({seen})")
+        self.expect(seen["liveShown"], f"{what}: no moving copy during the gesture ({seen})")
+        self.expect(seen["clipped"], f"{what}: the moving copy is not clipped to the window ({seen})")
+        self.expect(seen["opaque"], f"{what}: the card's background is not opaque ({seen})")
+        return seen
+
+    def strip_colours(self, pixels, box):
+        """The distinct colours (rounded to 8 levels) of a row of screen pixels across `box`
+        (x0, x1, y), skipping the turn button."""
+        width, height, rows = pixels
+        handle = self.js("const b = document.getElementById('turn-handle').getBoundingClientRect();"
+                         "return [b.left - 2, b.right + 2, b.top - 2, b.bottom + 2]")
+        x0, x1, y = box
+        colours = set()
+        y = int(round(y))
+        for x in range(int(math.ceil(x0)) + 2, int(x1) - 2):
+            if handle[0] <= x <= handle[1] and handle[2] <= y <= handle[3]:
+                continue
+            r, g, b = rows[y][3 * x:3 * x + 3]
+            colours.add((r // 32, g // 32, b // 32))
+        return colours
+
+    def margin_strip(self):
+        """A row across the card, halfway between its top edge and its window's (the frame's art)."""
+        card = self.js("const c = document.getElementById('card').getBoundingClientRect();"
+                       "const s = document.querySelector('[data-testid=stage]').getBoundingClientRect();"
+                       "return [c.left, c.right, (c.top + s.top) / 2, s.top - c.top];")
+        self.expect(card[3] >= 6, f"the window starts {card[3]} px below the card's top: no frame art to look at")
+        return card[0], card[1], card[2]
+
+    def pinch_showing_one_picture(self, what, start_distance=120, end_distance=160, steps=6):
+        """A two-finger pinch and turn about the stage's centre; at every step the page shows
+        one picture: the moving copy alone, clipped to the window (checked in the DOM, and on
+        a screenshot: the frame's art above the window is gone while the fingers are down)."""
+        box = self.stage_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        strip = self.margin_strip()
+        before = self.strip_colours(self.screenshot_pixels(int(strip[2]) + 1), strip)
+        self.expect(len(before) > 1, f"{what}: the frame's art is not above the window before the gesture")
+
+        def points(distance, angle):
+            radians = math.radians(angle)
+            dx, dy = math.cos(radians) * distance / 2, math.sin(radians) * distance / 2
+            return [(cx - dx, cy - dy), (cx + dx, cy + dy)]
+
+        self.touches("touchStart", points(start_distance, 0))
+        samples = []
+        for index in range(1, steps + 1):
+            fraction = index / steps
+            self.touches("touchMove", points(start_distance + (end_distance - start_distance) * fraction, 6 * fraction))
+            self.wait(f"{what}: the moving copy follows the fingers",
+                      lambda: self.js("const l = document.getElementById('live'); return !l.hidden", ), seconds=30)
+            samples.append(self.one_picture(f"{what}, step {index}"))
+            if index == steps // 2:
+                # The screenshot is the next frame drawn; polled in case one was under way.
+                self.wait(f"{what}: during the gesture the card outside the window shows one colour (else the last "
+                          "preview is still drawn)",
+                          lambda: len(self.strip_colours(self.screenshot_pixels(int(strip[2]) + 1), strip)) == 1,
+                          seconds=10)
+                self.shot(f"{what}-during")
+        self.touches("touchEnd", [])
+        self.settled(what)
+        self.wait(f"{what}: the new preview (with its frame) replaces the moving copy",
+                  lambda: len(self.strip_colours(self.screenshot_pixels(int(strip[2]) + 1), strip)) > 1, seconds=10)
+        self.expect(self.js("return document.getElementById('live').hidden && !document.getElementById('preview').hidden"),
+                    f"{what}: after the gesture the moving copy is still shown instead of the preview")
+        self.result.setdefault("one_picture", []).append({"gesture": what, "samples": samples})
+
+    def check_words(self, what):
+        """No error line on the page speaks in the spec's paths."""
+        text = self.js("return [...document.querySelectorAll('.error, #status, #connection')].map(e => e.textContent).join('\\n')")
+        for raw in (r"recipients\[", r"\b(message|sender|transform|card|effect)\.\w", r"\bspec:", "The spec is refused"):
+            self.expect(not re.search(raw, text), f"{what}: an error speaks in the spec's paths ({raw!r}): {text!r}")
+
+    def audit(self, axe, what):
+        """axe-core on the page as it is: no violation."""
+        if not self.js("return !!window.axe"):
+            self.js(axe)
+        found = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']})"
+            ".then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+            " targets: v.nodes.map(n => n.target.join(' '))}))))"
+            ".catch(e => done([{id: 'axe-error', help: String(e), targets: []}]));")
+        self.result.setdefault("axe", []).append({"step": what, "violations": found})
+        self.expect(not found, f"{what}: axe-core found {len(found)} violation(s): " + "; ".join(
+            f"{v['id']} ({v['help']}): {', '.join(v['targets'][:6])}" for v in found))
+
     def finish(self):
         self.result["timings"] = self.js("return window.studio.timings()")
         self.result["long_tasks"] = self.js("return window.studio.longTasks()")
         self.result["console"] = [entry["message"] for entry in self.driver.get_log("browser")]
+
+
+# Every rendered element's visible box (clipped by its ancestors that clip) against the
+# viewport's width, and the document's scroll width.
+OVERFLOW_SCRIPT = """
+const width = window.innerWidth;
+const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+  (e.dataset && e.dataset.testid ? `[data-testid=${e.dataset.testid}]` : '') +
+  (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+const past = [];
+for (const element of document.body.querySelectorAll('*')) {
+  if (!element.getClientRects().length) continue;
+  const box = element.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) continue;
+  let left = box.left, right = box.right, top = box.top, bottom = box.bottom;
+  for (let a = element.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const clip = a.getBoundingClientRect();
+    left = Math.max(left, clip.left); right = Math.min(right, clip.right);
+    top = Math.max(top, clip.top); bottom = Math.min(bottom, clip.bottom);
+  }
+  if (right - left <= 0 || bottom - top <= 0) continue;
+  if (right > width + 0.5 || left < -0.5) past.push(`${name(element)} spans ${Math.round(left)} to ${Math.round(right)}`);
+}
+return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, past};
+"""
+
+# The controls on screen smaller than 44 x 44 px.
+TARGETS_SCRIPT = """
+const small = [];
+const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, ' +
+  '[tabindex]:not([tabindex="-1"]), [role=button], [role=tab]';
+for (const element of document.querySelectorAll(controls)) {
+  if (!element.getClientRects().length) continue;
+  const box = element.getBoundingClientRect();
+  if (box.width < 43.99 || box.height < 43.99) {
+    small.push(`${element.tagName.toLowerCase()}${element.id ? '#' + element.id : ''}` +
+      `${element.type ? '[' + element.type + ']' : ''} "${(element.textContent || element.value || '').trim().slice(0, 30)}"` +
+      ` is ${box.width.toFixed(1)} x ${box.height.toFixed(1)}`);
+  }
+}
+return small;
+"""
+
+# What the card shows now: the preview, the moving copy, and whether the copy is clipped to
+# the window (the stage, overflow hidden) over an opaque background.
+PICTURES_SCRIPT = """
+const preview = document.getElementById('preview');
+const live = document.getElementById('live');
+const stage = document.querySelector('[data-testid=stage]');
+const card = document.getElementById('card');
+const shown = (e) => !e.hidden && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
+  && Number(getComputedStyle(e).opacity) > 0;
+const opaque = (colour) => /^rgb\\(/.test(colour) || /^rgba\\(.*,\\s*1\\)$/.test(colour);
+const stageStyle = getComputedStyle(stage);
+const liveBox = live.getBoundingClientRect();
+const stageBox = stage.getBoundingClientRect();
+return {
+  previewHidden: !shown(preview),
+  liveShown: shown(live) && liveBox.width > 0,
+  clipped: live.parentElement === stage && stageStyle.overflow === 'hidden',
+  opaque: opaque(getComputedStyle(card).backgroundColor),
+  live: [liveBox.left, liveBox.top, liveBox.width, liveBox.height],
+  window: [stageBox.left, stageBox.top, stageBox.width, stageBox.height],
+  transform: window.studio.spec().transform,
+};
+"""
+
+
+def decode_png(data, last_row=None):
+    """A PNG screenshot (8-bit RGB or RGBA, not interlaced) as (width, height, rows of RGB
+    bytes), decoded down to `last_row` (the rows below it are left out)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise StepFailed("the screenshot is not a PNG")
+    position, chunks, header = 8, [], None
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        position += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    if depth != 8 or colour not in (2, 6) or interlace:
+        raise StepFailed(f"an unexpected screenshot format: depth {depth}, colour type {colour}")
+    channels = 3 if colour == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height if last_row is None else min(height, last_row + 1)):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        previous = line
+        if channels == 4:
+            rows.append(bytes(b for j in range(0, stride, 4) for b in line[j:j + 3]))
+        else:
+            rows.append(bytes(line))
+    return width, height, rows
 
 
 def gestures(studio, photo):
@@ -359,6 +637,9 @@ def errors(studio, photo, not_an_image, too_large):
                 lambda: studio.js("return window.studio.previewDigest() !== null && document.getElementById('photo-error').textContent === ''")
                 and abs(studio.spec()["transform"]["offset"]["x"] - before["offset"]["x"] - 0.1) < 0.003)
     studio.result["too_long"] = studio.driver.find_element(By.ID, "message-error").text
+    studio.expect(studio.result["too_long"].startswith("Message: "),
+                  f"the refusal does not name the field as the page does: {studio.result['too_long']!r}")
+    studio.check_words("a message too long")
     studio.shot("message-too-long")
     message.clear()
     studio.js("const m = arguments[0]; m.value = ''; m.dispatchEvent(new Event('input'))", message)
@@ -416,14 +697,372 @@ def measure(studio, photo, gestures_count):
     studio.finish()
 
 
+# ---- the phone ---------------------------------------------------------------------------
+
+def choose_frame(studio, frame_id):
+    """Taps a frame's thumbnail, the card in view all along."""
+    label = studio.driver.find_element(By.XPATH, f"//input[@name='frame'][@value='{frame_id}']/parent::label")
+    studio.wait("the frame thumbnails load", lambda: studio.js(
+        "const i = arguments[0].querySelector('img'); return i && i.complete && i.naturalWidth > 0", label))
+    studio.bring_into_view(label)
+    studio.card_in_view(f"the frame {frame_id} on screen")
+    studio.tap(label)
+    studio.wait("the frame is in the spec", lambda: studio.spec().get("frame") == frame_id)
+    studio.card_in_view(f"the frame {frame_id} chosen")
+    studio.settled("frame")
+    studio.card_in_view(f"the frame {frame_id} previewed")
+    studio.shot("frame-chosen")
+
+
+def choose_option(studio, element_id, value, check):
+    """Picks an option of a select (effect, card size), the card in view all along."""
+    select = studio.driver.find_element(By.ID, element_id)
+    studio.bring_into_view(select)
+    studio.card_in_view(f"the {element_id} on screen")
+    Select(select).select_by_value(value)
+    studio.wait(f"the {element_id} is in the spec", lambda: check(studio.spec()))
+    studio.card_in_view(f"the {element_id} chosen")
+    studio.settled(element_id)
+    studio.card_in_view(f"the {element_id} previewed")
+
+
+def type_into(studio, element_id, text):
+    element = studio.driver.find_element(By.ID, element_id)
+    studio.bring_into_view(element)
+    element.clear()
+    element.send_keys(text)
+
+
+def fill_recipient(studio, fields):
+    for field in ("name", "address1", "address2", "postcode", "city", "region", "country"):
+        type_into(studio, f"r-{field}", fields.get(field, ""))
+
+
+def add_recipient(studio, fields, count):
+    """Adds a recipient the service takes: it is listed, and its back is previewed."""
+    fill_recipient(studio, fields)
+    studio.tap(studio.driver.find_element(By.ID, "add-recipient"))
+    studio.wait(f"recipient {count} is in the spec", lambda: len(studio.spec().get("recipients") or []) == count)
+    studio.settled(f"recipient {count}")
+    studio.expect(studio.js("return window.studio.back().recipient") == count - 1,
+                  f"the back shown is not the new recipient {count}'s")
+
+
+def wait_ordered(studio, count):
+    studio.wait(f"{count} card(s) ready", lambda: len(studio.js("return window.studio.cards()")) == count and all(
+        card.get("status") == "ready" for card in studio.js("return window.studio.cards()")), seconds=180)
+    studio.wait("the ordered cards' files are linked", lambda: studio.js(
+        "return document.querySelectorAll('[data-testid=ordered] a[data-file]').length") == 3 * count)
+    studio.wait("the final sample is shown", lambda: studio.js(
+        "const f = document.getElementById('final'); return !f.hidden && f.complete && f.naturalWidth > 0"))
+
+
+def layout(studio, photo, size):
+    """At one viewport, with touch: nothing wider than the screen at each step (the card, the
+    turn button, error lines, the Placement grid, the ordered sample and its links), every
+    control at least 44 x 44 px, the card in view while a frame, an effect and a size are
+    chosen, and one picture on the card during a two-finger gesture."""
+    studio.open()
+    studio.no_overflow("signed in")
+    studio.targets("signed in")
+    # Text typed in any script reads in its own direction.
+    undirected = studio.js("return [...document.querySelectorAll('textarea, input:not([type]), input[type=text], "
+                           "input[type=password], input[type=search]')].filter(e => e.dir !== 'auto').map(e => e.id)")
+    studio.expect(not undirected, f"text fields without dir=auto: {undirected}")
+    studio.upload(photo)
+    studio.no_overflow("uploaded")
+    studio.targets("uploaded")
+    choose_frame(studio, "travel/airmail")
+    studio.js("window.scrollTo(0, 0)")
+    studio.shot("phone-framed" if studio.size[0] < 900 else "desktop-framed")
+    studio.pinch_showing_one_picture("pinch")
+    studio.no_overflow("pinched")
+    choose_option(studio, "effect", "sepia", lambda spec: (spec.get("effect") or {}).get("name") == "sepia")
+    choose_option(studio, "size", "a5", lambda spec: spec["card"]["size"] == "a5")
+    studio.no_overflow("a5")
+    studio.js("document.querySelector('.transform').scrollIntoView({block: 'nearest'})")
+    studio.no_overflow("the Placement grid")
+    studio.shot("placement")
+
+    # Error lines: a message the back cannot hold, and a name of 60 letters without a space.
+    message = studio.by_test_id("message")
+    studio.bring_into_view(message)
+    studio.js("const m = arguments[0]; m.value = arguments[1]; m.dispatchEvent(new Event('input'))", message,
+              "\n".join(f"line {n}" for n in range(1, 16)))
+    studio.wait("the message is refused at the field",
+                lambda: "has 15 lines" in studio.driver.find_element(By.ID, "message-error").text)
+    fill_recipient(studio, {"name": "B" * 60, "address1": "2101NASAParkwayBuilding" * 2, "postcode": "77058",
+                            "city": "Houston", "region": "TX", "country": "USA"})
+    studio.tap(studio.driver.find_element(By.ID, "add-recipient"))
+    studio.wait("the long name is refused at the recipient",
+                lambda: "Recipient 1, name" in studio.driver.find_element(By.ID, "recipient-error").text)
+    studio.check_words("errors")
+    studio.js("document.getElementById('recipient-error').scrollIntoView({block: 'center'})")
+    studio.no_overflow("error lines")
+    studio.shot("errors")
+    studio.js("const m = arguments[0]; m.value = arguments[1]; m.dispatchEvent(new Event('input'))", message,
+              "Greetings from orbit!")
+    add_recipient(studio, {"name": "Eileen Collins", "address1": "2101 NASA Parkway", "postcode": "77058",
+                           "city": "Houston", "region": "TX", "country": "USA"}, 1)
+    studio.no_overflow("a recipient")
+    studio.targets("a recipient")
+    studio.js("document.getElementById('back-preview').scrollIntoView({block: 'start'})")
+    studio.shot("phone-back" if studio.size[0] < 900 else "desktop-back")
+
+    order = studio.by_test_id("order")
+    studio.tap(order)
+    wait_ordered(studio, 1)
+    studio.js("document.getElementById('ordered').scrollIntoView({block: 'end'})")
+    studio.no_overflow("ordered")
+    studio.targets("ordered")
+    studio.shot("phone-ordered" if studio.size[0] < 900 else "desktop-ordered")
+    studio.result["card"] = studio.js("return window.studio.card()")
+    studio.finish()
+
+
+def heic(studio, photo):
+    """An HEIC photo (which Chromium cannot decode) moves under the finger: its moving copy is
+    the service's JPEG of it, and a one-finger drag moves that copy with the finger."""
+    studio.open()
+    studio.upload(photo)
+    studio.wait("the moving copy of the HEIC photo", lambda: studio.js("return window.studio.liveCopy()") is not None,
+                seconds=60)
+    copy = studio.js("return window.studio.liveCopy()")
+    studio.result["live_copy"] = copy
+    studio.expect(copy["source"] == "service", f"the HEIC photo's moving copy came from {copy['source']}")
+    photo_id = studio.spec()["photo"]
+    asked = studio.js("return performance.getEntriesByType('resource').map(e => e.name)"
+                      ".filter(n => n.includes('/v1/photos/' + arguments[0] + '?width='))", photo_id)
+    studio.expect(asked, "the page did not ask GET /v1/photos/{id}?width=N for the moving copy")
+    studio.result["copy_request"] = asked[0]
+    choose_frame(studio, "travel/airmail")
+
+    # One finger: the copy's centre moves as the finger does, while the finger is down.
+    box = studio.stage_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    before = studio.spec()["transform"]
+    studio.touches("touchStart", [(x, y)])
+    studio.touches("touchMove", [(x + 2, y)])
+    studio.wait("the first move is taken", lambda: studio.js("return !document.getElementById('live').hidden")
+                and studio.spec()["transform"]["offset"]["x"] != before["offset"]["x"], seconds=30)
+    first = studio.one_picture("drag, start")["live"]
+    dx = box["width"] / 5
+    steps = 6
+    for index in range(1, steps + 1):
+        studio.touches("touchMove", [(x + 2 + dx * index / steps, y)])
+
+    def moved():
+        """How far the copy's centre has moved since the first sample (the page handles a
+        move at its next frame, so this is polled)."""
+        seen = studio.one_picture("drag")
+        return (seen["live"][0] + seen["live"][2] / 2) - (first[0] + first[2] / 2)
+
+    studio.result["finger_moved"] = dx
+    try:
+        studio.wait("the moving copy follows the finger", lambda: abs(moved() - dx) < 1.5, seconds=10)
+    except StepFailed:
+        raise StepFailed(f"the finger moved {dx:.1f} px; the moving copy {moved():.1f} px") from None
+    studio.result["copy_moved"] = moved()
+    studio.shot("heic-during-drag")
+    studio.touches("touchEnd", [])
+    studio.settled("drag")
+    after = studio.spec()["transform"]
+    studio.expect(abs(after["offset"]["x"] - before["offset"]["x"] - (dx + 2) / box["width"]) < 0.003,
+                  f"a drag of {dx + 2:.1f} px moved offset.x from {before['offset']['x']} to {after['offset']['x']}")
+    studio.pinch_showing_one_picture("pinch")
+    studio.shot("heic-placed")
+    studio.finish()
+
+
+def recipients(studio, photo):
+    """The turn button from the keyboard, recipients (one refused, in words for people, and
+    left out of the list), every recipient's back, a reload that keeps the half-typed
+    recipient and rebuilds the moving copy, and each ordered card's files."""
+    studio.open()
+    studio.upload(photo)
+
+    # The turn button: Tab from the window reaches it; Enter and Space each turn a quarter.
+    def keys(text):
+        ActionChains(studio.driver).send_keys(text).perform()
+
+    def folded(angle):
+        angle = ((angle % 360) + 360) % 360
+        return angle - 360 if angle > 180 else angle
+
+    studio.js("document.querySelector('[data-testid=stage]').focus()")
+    keys(Keys.TAB)
+    studio.expect(studio.js("return document.activeElement.id") == "turn-handle",
+                  "Tab from the window does not reach the turn button: " + studio.js("return document.activeElement.id"))
+    start = studio.spec()["transform"]["rotation"]
+    keys(Keys.ENTER)
+    studio.wait("Enter on the turn button turns a quarter",
+                lambda: abs(studio.spec()["transform"]["rotation"] - folded(start + 90)) < 1e-6, seconds=10)
+    studio.settled("Enter")
+    keys(Keys.SPACE)
+    studio.wait("Space on the turn button turns a quarter",
+                lambda: abs(studio.spec()["transform"]["rotation"] - folded(start + 180)) < 1e-6, seconds=10)
+    studio.settled("Space")
+    studio.result["turn_button"] = {"before": start, "after": studio.spec()["transform"]["rotation"]}
+    studio.shot("turned-by-keyboard")
+
+    message = studio.by_test_id("message")
+    studio.bring_into_view(message)
+    message.send_keys("Wish you were here.")
+    studio.wait("the message is in the spec", lambda: (studio.spec().get("message") or {}).get("text") == "Wish you were here.")
+    first = {"name": "Eileen Collins", "address1": "2101 NASA Parkway", "postcode": "77058", "city": "Houston",
+             "region": "TX", "country": "USA"}
+    second = {"name": "Claudie Haigneré", "address1": "12 rue de l'Espace", "postcode": "31400", "city": "Toulouse",
+              "country": "France"}
+    add_recipient(studio, first, 1)
+    add_recipient(studio, second, 2)
+
+    # A third the service refuses: the error names the field as a person reads it and says
+    # what to do; the recipient is not added, and what was typed stays in the form.
+    fill_recipient(studio, {"name": "Wernher Magnus Maximilian Freiherr von Braun Jr.", "address1": "1 Rocket Road",
+                            "postcode": "35812", "city": "Huntsville", "region": "AL", "country": "USA"})
+    studio.tap(studio.driver.find_element(By.ID, "add-recipient"))
+    studio.wait("the long name is refused", lambda: studio.driver.find_element(By.ID, "recipient-error").text != "")
+    refused = studio.driver.find_element(By.ID, "recipient-error").text
+    studio.result["refused_recipient"] = refused
+    studio.expect(refused.startswith("Recipient 3, name: "), f"the refusal does not name the field: {refused!r}")
+    studio.expect("Shorten" in refused, f"the refusal does not say what to do: {refused!r}")
+    studio.check_words("a refused recipient")
+    studio.expect(len(studio.spec().get("recipients") or []) == 2, "the refused recipient was added to the spec")
+    studio.expect(studio.js("return document.querySelectorAll('#recipient-list li').length") == 2,
+                  "the refused recipient is listed")
+    studio.expect(studio.driver.find_element(By.ID, "r-name").get_attribute("value").startswith("Wernher"),
+                  "the refused recipient's name left the form")
+    studio.js("document.getElementById('recipient-error').scrollIntoView({block: 'end'})")
+    studio.shot("refused-recipient")
+
+    # Every recipient's back: each "Show back" previews that recipient's back alone.
+    backs = []
+    for index in range(2):
+        button = studio.driver.find_elements(By.CSS_SELECTOR, "#recipient-list .show-back")[index]
+        studio.tap(button)
+        studio.wait(f"recipient {index + 1}'s back", lambda: studio.js("return window.studio.back().recipient") == index)
+        studio.settled(f"recipient {index + 1}'s back")
+        back = studio.js("return window.studio.back()")
+        studio.expect(back["spec"]["recipients"] == [studio.spec()["recipients"][index]],
+                      f"the back of recipient {index + 1} was asked with {back['spec'].get('recipients')}")
+        # The service's own back for this recipient alone is the one on screen.
+        digest = studio.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/v1/previews?side=back', {method: 'POST', headers: {'Authorization': 'Bearer ' + arguments[0],"
+            " 'Content-Type': 'application/json'}, body: JSON.stringify(arguments[1])})"
+            ".then(r => r.arrayBuffer()).then(b => crypto.subtle.digest('SHA-256', b))"
+            ".then(d => done([...new Uint8Array(d)].map(x => x.toString(16).padStart(2, '0')).join('')))"
+            ".catch(e => done('error: ' + e));", studio.key, back["spec"])
+        studio.expect(digest == back["digest"], f"the back shown for recipient {index + 1} is not the service's")
+        caption = studio.driver.find_element(By.ID, "back-caption").text
+        studio.expect(f"recipient {index + 1}" in caption, f"the back's caption reads {caption!r}")
+        backs.append(back)
+        studio.js("document.getElementById('back').scrollIntoView({block: 'start'})")
+        studio.shot(f"back-{index + 1}")
+    studio.expect(backs[0]["digest"] != backs[1]["digest"], "the two recipients' backs are the same picture")
+    studio.result["backs"] = backs
+
+    # A half-typed recipient and the moving copy survive a reload.
+    fill_recipient(studio, {"name": "Thomas Pesquet", "city": "Rouen"})
+    studio.wait("the half-typed recipient is kept", lambda: "Thomas Pesquet" in (
+        studio.js("return sessionStorage.getItem('cardrender.studio.draft')") or ""))
+    spec = studio.spec()
+    studio.driver.refresh()
+    studio.wait("the studio signs in again from the tab's storage", lambda: studio.js(
+        "return !document.getElementById('studio').hidden && !!window.studio && window.studio.spec().photo !== null"))
+    studio.settled("reload")
+    studio.expect(studio.spec() == spec, f"the reload lost the draft: {studio.spec()} != {spec}")
+    kept = {field: studio.driver.find_element(By.ID, f"r-{field}").get_attribute("value") for field in ("name", "city")}
+    studio.result["kept_recipient"] = kept
+    studio.expect(kept == {"name": "Thomas Pesquet", "city": "Rouen"}, f"the half-typed recipient after the reload: {kept}")
+    studio.wait("the moving copy after the reload", lambda: studio.js("return window.studio.liveCopy()") is not None,
+                seconds=60)
+    copy = studio.js("return window.studio.liveCopy()")
+    studio.result["live_copy_after_reload"] = copy
+    studio.expect(copy["source"] == "service", f"after the reload the moving copy came from {copy['source']}")
+    box = studio.stage_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    studio.touches("touchStart", [(x, y)])
+    studio.touches("touchMove", [(x + 10, y + 4)])
+    studio.one_picture("a drag after the reload")
+    studio.touches("touchMove", [(x + 20, y + 8)])
+    studio.touches("touchEnd", [])
+    studio.settled("drag after the reload")
+    studio.shot("reloaded")
+
+    # Order: one card per recipient, each with its files; the print file downloads.
+    downloads = os.path.join(studio.out, "downloads")
+    os.makedirs(downloads, exist_ok=True)
+    studio.cdp("Browser.setDownloadBehavior", behavior="allow", downloadPath=downloads)
+    studio.tap(studio.by_test_id("order"))
+    wait_ordered(studio, 2)
+    studio.result["cards"] = studio.js("return window.studio.cards()")
+    links = studio.js("return [...document.querySelectorAll('[data-testid=ordered] li')].map(li =>"
+                      " [...li.querySelectorAll('a[data-file]')].map(a => [a.dataset.file, a.getAttribute('href')]))")
+    studio.result["links"] = links
+    for index, (card, files) in enumerate(zip(studio.result["cards"], links)):
+        studio.expect([name for name, _ in files] == ["sample", "small", "print"],
+                      f"card {index + 1} links {files}")
+        for name, href in files:
+            studio.expect(href.startswith("blob:") or href == card["files"][name],
+                          f"card {index + 1}'s {name} links {href}, not its file {card['files'][name]}")
+    link = studio.driver.find_elements(By.CSS_SELECTOR, "[data-testid=ordered] li")[1].find_element(
+        By.CSS_SELECTOR, "a[data-file=print]")
+    studio.tap(link)
+    studio.wait("the print file is downloaded", lambda: [name for name in os.listdir(downloads)
+                                                         if not name.endswith(".crdownload")], seconds=60)
+    name = [name for name in os.listdir(downloads) if not name.endswith(".crdownload")][0]
+    with open(os.path.join(downloads, name), "rb") as handle:
+        head = handle.read(3)
+    studio.result["downloaded"] = {"name": name, "bytes": os.path.getsize(os.path.join(downloads, name))}
+    studio.expect(head == b"\xff\xd8\xff", f"the downloaded print file {name} is not a JPEG")
+    studio.expect(studio.result["cards"][1]["id"] in name, f"the downloaded file {name} is not card 2's")
+    studio.expect(studio.js("return arguments[0].href.startsWith('blob:') && arguments[0].download !== ''", link),
+                  "the print file's link is not a download of the fetched file")
+    studio.js("document.getElementById('ordered').scrollIntoView({block: 'end'})")
+    studio.shot("ordered")
+    studio.finish()
+
+
+def audit(studio, photo, size, axe_path):
+    """axe-core (its axe.min.js, injected) at each step: no violation."""
+    with open(axe_path, encoding="utf-8") as handle:
+        axe = handle.read()
+    studio.open()
+    studio.audit(axe, "signed in")
+    studio.upload(photo)
+    choose_frame(studio, "travel/airmail")
+    studio.audit(axe, "framed")
+    message = studio.by_test_id("message")
+    studio.js("const m = arguments[0]; m.value = arguments[1]; m.dispatchEvent(new Event('input'))", message,
+              "\n".join(f"line {n}" for n in range(1, 16)))
+    studio.wait("the message is refused at the field",
+                lambda: "has 15 lines" in studio.driver.find_element(By.ID, "message-error").text)
+    studio.audit(axe, "an error line")
+    studio.js("const m = arguments[0]; m.value = arguments[1]; m.dispatchEvent(new Event('input'))", message, "Hello")
+    add_recipient(studio, {"name": "Eileen Collins", "address1": "2101 NASA Parkway", "postcode": "77058",
+                           "city": "Houston", "region": "TX", "country": "USA"}, 1)
+    studio.audit(axe, "a recipient")
+    studio.tap(studio.by_test_id("order"))
+    wait_ordered(studio, 1)
+    studio.audit(axe, "ordered")
+    studio.shot("audited")
+    studio.finish()
+
+
 def main():
     scenario, base, key, photo, out = sys.argv[1:6]
     extra = sys.argv[6:]
     os.makedirs(out, exist_ok=True)
-    studio = Studio(base, key, out)
+    # The phone scenarios' first extra argument is the viewport, WIDTHxHEIGHT.
+    phone = {"layout": layout, "heic": heic, "recipients": recipients, "audit": audit}
+    size = extra[0] if scenario in phone else None
+    if scenario in ("heic", "recipients"):
+        extra = extra[1:]
+    studio = Studio(base, key, out, size=size)
     status = 0
     try:
-        {"gestures": gestures, "keyboard": keyboard, "errors": errors, "measure": measure}[scenario](
+        {"gestures": gestures, "keyboard": keyboard, "errors": errors, "measure": measure, **phone}[scenario](
             studio, photo, *extra)
     except Exception as failure:
         studio.result["failure"] = f"{type(failure).__name__}: {failure}"

@@ -4,9 +4,10 @@
 // state *is* the spec's `transform`: from the photo covering the window, `scale` multiplies,
 // `rotation` turns it clockwise (degrees) about its centre, and `offset` moves that centre
 // by fractions of the window's width and height (a drag of a fifth of the window's width is
-// `offset.x = 0.2`). While a gesture runs the page moves a low-resolution copy of the photo
-// (the browser's own decode) by the same numbers; when it ends, the service's preview (the
-// print renderer's sample) replaces it.
+// `offset.x = 0.2`). While a gesture runs the page hides the last preview and moves its
+// own copy of the photo (the browser's decode, or the service's JPEG of a photo the browser
+// cannot decode) by the same numbers, clipped to the window; when it ends, the service's
+// preview (the print renderer's sample) replaces the copy.
 //
 // The contract for browser tests: `/studio#key=KEY` signs in (the key is kept in the tab's
 // session storage and dropped from the address; `&photo=ID` starts with an uploaded photo); `data-testid` marks photo-input, stage,
@@ -31,19 +32,25 @@
     message: { text: '', font: 'sans', size: 14, colour: 'black', align: 'left' },
     recipients: [],
     sender: {}, // the sender's fields as typed; sent when it has a name
+    recipientDraft: {}, // the recipient form's fields as typed, not yet added
+    backRecipient: 0, // whose back is previewed (an index in `recipients`)
   };
   const senderFields = ['name', 'address1', 'postcode', 'city', 'country'];
+  const recipientFields = ['name', 'address1', 'address2', 'postcode', 'city', 'region', 'country'];
   let key = null;
   let geometry = null; // {card: {width, height}, window: {x, y, width, height} in fractions of the card}
   let reason = '';
   let cards = []; // the ordered cards as the service last answered
+  let orderedNames = []; // the recipients' names when the cards were ordered
   let pendingOrder = null; // {body, idempotencyKey}: a retried order is the same order
   const timings = []; // ms from the end of a gesture to its preview on screen
   const longTasks = [];
   let previewDigest = null; // SHA-256 of the preview on screen
+  let backDigest = null; // SHA-256 of the back's preview on screen
   let shownSpec = null; // the photo side's spec (JSON) the preview on screen was made from
   let shownBack = null; // the spec (JSON) the back's preview on screen was made from, or '' for none
   let previewsInFlight = 0;
+  let live = null; // the moving copy: {photo (id), source ('browser' or 'service'), width, height}
 
   // ---- Helpers -------------------------------------------------------------------------
 
@@ -55,11 +62,12 @@
   const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
   const hex = (buffer) => Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, '0')).join('');
   const randomKey = () => (crypto.randomUUID ? crypto.randomUUID() : hex(crypto.getRandomValues(new Uint8Array(16))));
+  const sha256 = async (blob) => hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
 
   function setText(id, text) { $(id).textContent = text; }
   function connection(text) { setText('connection', text); }
 
-  /** The service's words for a failed answer: its problem's detail, with each field's. */
+  /** The service's answer to a failed request: its problem's detail, with each field's. */
   async function problem(response) {
     try {
       const body = await response.json();
@@ -95,7 +103,7 @@
       const after = response ? Number(response.headers.get('Retry-After')) : 0;
       const pause = after > 0 ? after * 1000 : wait;
       connection(response
-        ? `The service is busy (${response.status}); trying again in ${Math.ceil(pause / 1000)} s. Nothing is lost.`
+        ? `The service is busy; trying again in ${Math.ceil(pause / 1000)} s. Nothing is lost.`
         : `The service cannot be reached; trying again in ${Math.ceil(pause / 1000)} s. Nothing is lost.`);
       await delay(pause, signal);
       wait = Math.min(wait * 2, 8000);
@@ -104,6 +112,74 @@
 
   function saveDraft() {
     try { sessionStorage.setItem(draftName, JSON.stringify(state)); } catch { /* storage full or off */ }
+  }
+
+  // ---- Words for people ----------------------------------------------------------------
+  //
+  // The service names a refused value by its path in the spec (`recipients[1].name`), for
+  // programs; the page says which field that is, as its label reads ("Recipient 2, name"),
+  // and shows it at the field.
+
+  const addressLabels = {
+    name: 'name', organisation: 'organisation', address1: 'address', address2: 'address, line 2',
+    address3: 'address, line 3', dependentLocality: 'district', city: 'city', locality: 'city',
+    region: 'state or region', postcode: 'postcode', sortingCode: 'sorting code', country: 'country',
+  };
+  const specLabels = {
+    photo: 'Photo', frame: 'Frame', effect: 'Effect', 'effect.name': 'Effect', 'effect.strength': 'Effect, strength',
+    card: 'Card size', 'card.size': 'Card size', 'card.dpi': 'Card size', 'card.bleed': 'Card size',
+    transform: 'Placement', 'transform.scale': 'Placement, zoom', 'transform.rotation': 'Placement, turn',
+    'transform.offset': 'Placement', 'transform.offset.x': 'Placement, move right',
+    'transform.offset.y': 'Placement, move down', background: 'Background', message: 'Message',
+    'message.text': 'Message', 'message.font': 'Font', 'message.size': 'Size (pt)', 'message.colour': 'Colour',
+    'message.align': 'Alignment', recipients: 'Recipients', sender: 'Sender',
+  };
+
+  /**
+   * Where an error about `path` is shown and how its field is named. `recipientIndex` is
+   * the recipient a one-recipient spec was sent for (its `recipients[0]`).
+   */
+  function fieldOf(path, recipientIndex) {
+    const field = String(path || '').replace(/^spec\./, '');
+    const recipient = field.match(/^recipients\[(\d+)\](?:\.(\w+))?/);
+    if (recipient) {
+      const index = recipientIndex !== undefined ? recipientIndex : Number(recipient[1]);
+      const part = recipient[2] ? `, ${addressLabels[recipient[2]] || recipient[2]}` : '';
+      return { target: 'recipient-error', label: `Recipient ${index + 1}${part}` };
+    }
+    const sender = field.match(/^sender(?:\.(\w+))?/);
+    if (sender) {
+      return { target: 'sender-error', label: `Sender${sender[1] ? `, ${addressLabels[sender[1]] || sender[1]}` : ''}` };
+    }
+    if (field.startsWith('message')) return { target: 'message-error', label: specLabels[field] || 'Message' };
+    if (field === 'recipients') return { target: 'recipient-error', label: 'Recipients' };
+    const top = field.split(/[.[]/)[0];
+    return { target: 'photo-error', label: specLabels[field] || specLabels[top] || 'The card' };
+  }
+
+  /** The service's words without its own naming of the field (the page puts the label). */
+  function cleanDetail(detail) {
+    return String(detail || '')
+      .replace(/^The spec is refused: (?:spec: )?(?:[\w.[\]]+: )?/, '')
+      .replace(/^(?:recipient \d+|the sender)(?:, [^:]*)?: /i, '')
+      .trim();
+  }
+
+  /**
+   * Shows a refusal at the fields it names, in words for people; a refusal naming no field
+   * goes to `fallback`. Returns the lines shown, by where.
+   */
+  function showProblem(failed, fallback, recipientIndex) {
+    const messages = { 'message-error': [], 'recipient-error': [], 'sender-error': [], 'photo-error': [] };
+    messages[fallback] = messages[fallback] || [];
+    for (const error of failed.errors) {
+      const where = fieldOf(error.field, recipientIndex);
+      messages[where.target].push(`${where.label}: ${cleanDetail(error.detail)}`);
+    }
+    const any = Object.values(messages).some((list) => list.length);
+    if (!any) messages[fallback].push(cleanDetail(failed.detail) || failed.detail);
+    for (const [id, list] of Object.entries(messages)) if (list.length) setText(id, list.join('\n'));
+    return messages;
   }
 
   // ---- The spec ------------------------------------------------------------------------
@@ -136,10 +212,28 @@
     return JSON.stringify(card);
   }
 
+  /** The recipient whose back is previewed, or -1 for none. */
+  function backIndex() {
+    if (!state.recipients.length) return -1;
+    return clamp(Math.trunc(Number(state.backRecipient) || 0), 0, state.recipients.length - 1);
+  }
+
+  /**
+   * The spec of the back's preview: the card with only the previewed recipient (the back
+   * shows the first recipient of the spec it is made from); null for a card without a back.
+   */
+  function backCard() {
+    const card = spec();
+    if (!card.message && !card.recipients) return null;
+    const index = backIndex();
+    if (index >= 0) card.recipients = [Object.assign({}, state.recipients[index])];
+    return card;
+  }
+
   /** What the back's preview depends on (JSON), or '' for a card without a back. */
   function backSpec() {
-    const card = spec();
-    if (!card.message && !card.recipients) return '';
+    const card = backCard();
+    if (!card) return '';
     return JSON.stringify({ message: card.message, recipients: card.recipients, sender: card.sender, card: card.card });
   }
 
@@ -167,8 +261,10 @@
     const card = $('card');
     card.style.aspectRatio = `${geometry.card.width} / ${geometry.card.height}`;
     card.style.setProperty('--aspect', String(geometry.card.width / geometry.card.height));
+    $('back-frame').style.setProperty('--aspect', String(geometry.card.width / geometry.card.height));
     const w = geometry.window;
     const stage = $('stage');
+    stage.style.inset = 'auto';
     stage.style.left = `${w.x * 100}%`;
     stage.style.top = `${w.y * 100}%`;
     stage.style.width = `${w.width * 100}%`;
@@ -180,11 +276,11 @@
     drawLive();
   }
 
-  /** Moves the low-resolution copy by the transform, as the renderer will place the photo. */
+  /** Moves the moving copy by the transform, as the renderer will place the photo. */
   function drawLive() {
-    const live = $('live');
+    const canvas = $('live');
     const stage = $('stage');
-    if (!state.photo || !live.dataset.ready) return;
+    if (!state.photo || !live || live.photo !== state.photo.id) return;
     const width = stage.clientWidth;
     const height = stage.clientHeight;
     const pw = state.photo.width;
@@ -193,16 +289,26 @@
     const t = state.transform;
     // The copy (at most `liveSide` px long) is laid out at its own size and scaled by one
     // transform: photo pixels x cover x scale, over the copy's reduction.
-    const s = (Math.max(width / pw, height / ph) * t.scale * pw) / live.width;
+    const s = (Math.max(width / pw, height / ph) * t.scale * pw) / canvas.width;
     const cx = width / 2 + t.offset.x * width;
     const cy = height / 2 + t.offset.y * height;
-    live.style.transform = `translate(${cx}px, ${cy}px) rotate(${t.rotation}deg) scale(${s}) ` +
-      `translate(${-live.width / 2}px, ${-live.height / 2}px)`;
+    canvas.style.transform = `translate(${cx}px, ${cy}px) rotate(${t.rotation}deg) scale(${s}) ` +
+      `translate(${-canvas.width / 2}px, ${-canvas.height / 2}px)`;
   }
 
+  /** Whether the moving copy of the photo on the card is ready to be shown. */
+  function liveReady() { return !!(state.photo && live && live.photo === state.photo.id); }
+
+  /**
+   * One picture at a time: during a gesture (`on`) the moving copy alone, clipped to the
+   * window, over the card's own background; else the service's preview. Without a copy
+   * (not decoded yet), the last preview stays.
+   */
   function showLive(on) {
-    const live = $('live');
-    live.hidden = !(on && live.dataset.ready);
+    const moving = on && liveReady();
+    $('live').hidden = !moving;
+    const preview = $('preview');
+    preview.hidden = moving || !preview.getAttribute('src');
     $('stage').classList.toggle('moving', on);
   }
 
@@ -236,26 +342,26 @@
       if (request.controller.signal.aborted) return;
       const url = URL.createObjectURL(blob);
       const image = $('preview');
-      const previous = image.src;
+      const previous = image.getAttribute('src') || '';
       const loaded = new Image();
       loaded.src = url;
       await loaded.decode();
       if (request.controller.signal.aborted) { URL.revokeObjectURL(url); return; }
       image.src = url;
-      image.hidden = false;
       $('empty').hidden = true;
+      // A gesture already under way keeps its moving copy alone on the card.
+      if (!gestureActive()) showLive(false); else showLive(true);
       await image.decode().catch(() => {});
       if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
       if (gestureEnded !== undefined) timings.push(performance.now() - gestureEnded);
       setText('photo-error', '');
-      if (!gestureActive()) showLive(false);
-      const digest = hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
+      const digest = await sha256(blob);
       if (request.controller.signal.aborted) return;
       shownSpec = front;
       previewDigest = digest;
     } catch (error) {
       if (!(error && error.name === 'AbortError') && !request.controller.signal.aborted) {
-        setText('photo-error', `The preview failed: ${error}`);
+        setText('photo-error', 'The preview could not be shown; change anything to try again.');
       }
     } finally {
       previewsInFlight--;
@@ -265,68 +371,78 @@
 
   let backTimer = null;
   let backRequest = null;
+  let recipientErrorFromBack = false; // the recipients' error line says what the back's preview refused
   function previewBackSoon() {
     saveDraft();
     clearTimeout(backTimer);
     backTimer = setTimeout(previewBack, 350);
   }
+
+  /** Shows a back's preview (a JPEG blob) made from `back` (backSpec()'s JSON). */
+  async function showBack(blob, back) {
+    const url = URL.createObjectURL(blob);
+    const image = $('back-preview');
+    const previous = image.getAttribute('src') || '';
+    image.src = url;
+    await image.decode().catch(() => {});
+    if (image.naturalWidth && image.naturalHeight) {
+      $('back-frame').style.setProperty('--aspect', String(image.naturalWidth / image.naturalHeight));
+    }
+    image.hidden = false;
+    if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+    const index = backIndex();
+    const recipient = state.recipients[index];
+    setText('back-caption', recipient
+      ? `The back for recipient ${index + 1}, ${recipient.name}.`
+      : 'The back, with the message.');
+    image.alt = recipient ? `Preview of the message side for recipient ${index + 1}, ${recipient.name}`
+      : 'Preview of the message side';
+    backDigest = await sha256(blob);
+    shownBack = back;
+  }
+
   async function previewBack() {
     backTimer = null;
-    const card = spec();
-    if (!state.photo || (!card.message && !card.recipients)) {
+    const card = backCard();
+    if (!state.photo || !card) {
       $('back-preview').removeAttribute('src');
       $('back-preview').hidden = true;
+      setText('back-caption', 'Write a message or add a recipient to see the back.');
       setText('message-error', '');
       shownBack = '';
+      backDigest = null;
       return;
     }
-    const sent = JSON.stringify(card);
     const back = backSpec();
+    const index = backIndex();
     if (backRequest) backRequest.abort();
     const controller = new AbortController();
     backRequest = controller;
     previewsInFlight++;
     try {
       const response = await api('POST', '/v1/previews?side=back',
-        { body: sent, type: 'application/json', signal: controller.signal });
+        { body: JSON.stringify(card), type: 'application/json', signal: controller.signal });
       if (!response.ok) {
-        showProblem(await problem(response), 'message-error');
+        setText('message-error', '');
+        setText('sender-error', '');
+        const failed = await problem(response);
+        const shown = showProblem(failed, 'message-error', index >= 0 ? index : undefined);
+        if (shown['recipient-error'].length) recipientErrorFromBack = true;
         shownBack = back;
         return;
       }
-      const url = URL.createObjectURL(await response.blob());
-      if (controller.signal.aborted) return;
-      const image = $('back-preview');
-      const previous = image.src;
-      image.src = url;
-      image.hidden = false;
-      await image.decode().catch(() => {});
-      if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+      const blob = await response.blob();
       if (controller.signal.aborted) return;
       setText('message-error', '');
-      setText('recipient-error', '');
       setText('sender-error', '');
-      shownBack = back;
+      if (recipientErrorFromBack) { setText('recipient-error', ''); recipientErrorFromBack = false; }
+      await showBack(blob, back);
     } catch (error) {
-      if (!(error && error.name === 'AbortError')) setText('message-error', `The preview failed: ${error}`);
+      if (!(error && error.name === 'AbortError')) setText('message-error', 'The back could not be shown; change anything to try again.');
     } finally {
       previewsInFlight--;
       if (backRequest === controller) backRequest = null;
     }
-  }
-
-  /** Shows a refusal at the field it names, in the service's words. */
-  function showProblem(failed, fallback) {
-    const messages = { 'message-error': [], 'recipient-error': [], 'sender-error': [], 'photo-error': [] };
-    for (const error of failed.errors) {
-      const target = error.field.startsWith('message') ? 'message-error'
-        : error.field.startsWith('recipients') ? 'recipient-error'
-          : error.field.startsWith('sender') ? 'sender-error' : 'photo-error';
-      messages[target].push(`${error.field}: ${error.detail}`);
-    }
-    const any = Object.values(messages).some((list) => list.length);
-    if (!any) messages[fallback].push(failed.detail);
-    for (const [id, list] of Object.entries(messages)) if (list.length) setText(id, list.join('\n'));
   }
 
   // ---- The photo -----------------------------------------------------------------------
@@ -343,19 +459,38 @@
     return false;
   }
 
-  /** The long side of the live copy: a 12 MP photo moved at full size costs the
+  /** The long side of the moving copy: a 12 MP photo moved at full size costs the
    * compositor hundreds of milliseconds a frame without a GPU. */
   const liveSide = 1600;
+  let liveToken = 0; // the latest copy asked for: an older one finishing later is dropped
+
+  /** Draws a decoded copy of photo `id` into the canvas: the moving copy from now on. */
+  function setLive(bitmap, id, source) {
+    const canvas = $('live');
+    canvas.width = bitmap.width;
+    canvas.height = bitmap.height;
+    canvas.style.width = `${bitmap.width}px`;
+    canvas.style.height = `${bitmap.height}px`;
+    canvas.getContext('2d').drawImage(bitmap, 0, 0);
+    bitmap.close();
+    live = { photo: id, source, width: canvas.width, height: canvas.height };
+    drawLive();
+    if (gestureActive()) showLive(true);
+  }
+
+  /** Forgets the moving copy (a new photo is coming). */
+  function dropLive() {
+    liveToken++;
+    live = null;
+    $('live').hidden = true;
+  }
 
   /**
-   * The live copy: the browser's own decode of the file (upright by its EXIF orientation)
-   * reduced into a canvas, all off the main thread but the last draw; a format the browser
-   * cannot decode (HEIC) gives no copy, and gestures wait for the preview.
+   * The browser's own decode of the file (upright by its EXIF orientation), reduced, all
+   * off the main thread but the last draw; null when the browser cannot decode it (HEIC
+   * in Chromium), else the decoded bitmap.
    */
-  async function makeLiveCopy(file) {
-    const live = $('live');
-    delete live.dataset.ready;
-    live.hidden = true;
+  async function decodeFile(file) {
     const url = URL.createObjectURL(file);
     try {
       const source = new Image();
@@ -364,20 +499,28 @@
       const factor = Math.min(1, liveSide / Math.max(source.naturalWidth, source.naturalHeight));
       const width = Math.max(1, Math.round(source.naturalWidth * factor));
       const height = Math.max(1, Math.round(source.naturalHeight * factor));
-      const bitmap = await createImageBitmap(source, { resizeWidth: width, resizeHeight: height, resizeQuality: 'medium' });
-      live.width = width;
-      live.height = height;
-      live.style.width = `${width}px`;
-      live.style.height = `${height}px`;
-      live.getContext('2d').drawImage(bitmap, 0, 0);
-      bitmap.close();
-      live.dataset.ready = '1';
-      drawLive();
+      return await createImageBitmap(source, { resizeWidth: width, resizeHeight: height, resizeQuality: 'medium' });
     } catch {
-      // Not decodable here: previews only.
+      return null;
     } finally {
       URL.revokeObjectURL(url);
     }
+  }
+
+  /**
+   * The moving copy from the service (`GET /v1/photos/{id}?width=N`: the photo upright, as
+   * a JPEG): for a photo the browser cannot decode, and after a reload (the file is gone).
+   */
+  async function liveFromService(photo, token) {
+    const factor = Math.min(1, liveSide / Math.max(photo.width, photo.height));
+    const width = clamp(Math.round(photo.width * factor), 16, 2048);
+    try {
+      const response = await api('GET', `/v1/photos/${encodeURIComponent(photo.id)}?width=${width}`);
+      if (!response.ok || token !== liveToken) return;
+      const bitmap = await createImageBitmap(await response.blob());
+      if (token !== liveToken || !state.photo || state.photo.id !== photo.id) { bitmap.close(); return; }
+      setLive(bitmap, photo.id, 'service');
+    } catch { /* no moving copy: gestures show the last preview until the new one */ }
   }
 
   async function choosePhoto(file) {
@@ -386,28 +529,35 @@
     if (file.size > maxPhotoBytes) {
       setText('photo-error',
         `${file.name} is ${(file.size / 1048576).toFixed(1)} MB; the service takes photos up to ` +
-        `${(maxPhotoBytes / 1048576).toFixed(1)} MB.`);
+        `${(maxPhotoBytes / 1048576).toFixed(1)} MB. Choose a smaller photo.`);
       $('photo-input').value = '';
       return;
     }
     const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
     if (file.size < 16 || !isImage(head)) {
-      setText('photo-error', `${file.name} is not an image the service reads (JPEG, PNG, HEIC, WebP, TIFF or GIF).`);
+      setText('photo-error', `${file.name} is not an image the service reads. Choose a JPEG, PNG, HEIC, WebP, TIFF or GIF.`);
       $('photo-input').value = '';
       return;
     }
     setText('placement', 'Uploading the photo…');
-    makeLiveCopy(file);
+    dropLive();
+    const token = liveToken;
+    const decoded = decodeFile(file);
     const response = await api('POST', '/v1/photos', { body: file, type: 'application/octet-stream' });
     if (!response.ok) {
       const failed = await problem(response);
-      setText('photo-error', `${file.name}: ${failed.detail}`);
+      setText('photo-error', `${file.name}: ${cleanDetail(failed.detail)}`);
       setText('placement', '');
       return;
     }
-    state.photo = await response.json();
+    const photo = await response.json();
+    if (token !== liveToken) return; // another photo was chosen meanwhile
+    state.photo = photo;
     $('order').disabled = false;
-    await place(true);
+    const bitmap = await decoded;
+    if (bitmap && token === liveToken) setLive(bitmap, photo.id, 'browser');
+    else if (bitmap) bitmap.close();
+    await Promise.all([place(true), bitmap ? null : liveFromService(photo, token)]);
   }
 
   let placing = 0; // the latest placement asked for: an older answer arriving later is dropped
@@ -437,7 +587,7 @@
 
   const pointers = new Map(); // pointerId -> {x, y}
   let base = null; // {transform, points} when the set of pointers last changed
-  let turning = null; // {transform, angle} while the handle is dragged
+  let turning = null; // {transform, angle, x, y} (where the press began) while the turn button is dragged
   let wheelTimer = null;
   let keyTimer = null;
 
@@ -523,6 +673,13 @@
       wheelTimer = setTimeout(() => { wheelTimer = null; endGesture(); }, 120);
     }, { passive: false });
 
+    /** A change made from the keyboard: held or repeated keys are one gesture, ended 250 ms after the last. */
+    const keyed = (t) => {
+      if (keyTimer === null) beginGesture();
+      setTransform(t);
+      clearTimeout(keyTimer);
+      keyTimer = setTimeout(() => { keyTimer = null; endGesture(); }, 250);
+    };
     const keys = (event) => {
       if (!state.photo) return;
       const t = copyTransform(state.transform);
@@ -543,14 +700,12 @@
         default: return;
       }
       event.preventDefault();
-      if (keyTimer === null) beginGesture();
-      setTransform(t);
-      clearTimeout(keyTimer);
-      // Held or repeated keys are one gesture, ended 250 ms after the last.
-      keyTimer = setTimeout(() => { keyTimer = null; endGesture(); }, 250);
+      keyed(t);
     };
     stage.addEventListener('keydown', keys);
 
+    // The turn button: a tap, Enter or Space turns a quarter clockwise; dragged around the
+    // window it turns by the angle swept; [ and ] on it turn as on the window.
     const handle = $('turn-handle');
     handle.addEventListener('keydown', keys);
     const centre = () => {
@@ -564,15 +719,18 @@
       const c = centre();
       return (Math.atan2(event.clientY - c.y, event.clientX - c.x) * 180) / Math.PI;
     };
+    let dragged = false; // the last press on the button turned the photo by dragging
     handle.addEventListener('pointerdown', (event) => {
       if (!state.photo) return;
       event.preventDefault();
       handle.setPointerCapture(event.pointerId);
-      turning = { transform: copyTransform(state.transform), angle: angleOf(event) };
+      turning = { transform: copyTransform(state.transform), angle: angleOf(event), x: event.clientX, y: event.clientY };
+      dragged = false;
       beginGesture();
     });
     handle.addEventListener('pointermove', (event) => {
       if (!turning) return;
+      if (Math.hypot(event.clientX - turning.x, event.clientY - turning.y) > 4) dragged = true;
       const t = copyTransform(turning.transform);
       t.rotation += angleOf(event) - turning.angle;
       setTransform(t);
@@ -580,10 +738,19 @@
     const release = () => {
       if (!turning) return;
       turning = null;
-      endGesture();
+      if (dragged) endGesture();
+      else showLive(false);
     };
     handle.addEventListener('pointerup', release);
     handle.addEventListener('pointercancel', release);
+    handle.addEventListener('click', (event) => {
+      // A click after a drag is the drag's end, not a tap (a keyboard's click has detail 0).
+      if (event.detail !== 0 && dragged) { dragged = false; return; }
+      if (!state.photo) return;
+      const t = copyTransform(state.transform);
+      t.rotation += 90;
+      keyed(t);
+    });
 
     for (const [id, apply] of [
       ['scale', (t, v) => { t.scale = v; }],
@@ -593,7 +760,7 @@
     ]) {
       $(id).addEventListener('change', () => {
         const value = Number($(id).value);
-        if (!Number.isFinite(value)) return;
+        if ($(id).value === '' || !Number.isFinite(value)) { setTransform(state.transform); return; }
         const t = copyTransform(state.transform);
         apply(t, value);
         setTransform(t);
@@ -636,7 +803,7 @@
     option('', 'No frame', null);
     const response = await api('GET', '/v1/frames');
     if (!response.ok) {
-      setText('photo-error', `The frames could not be listed: ${(await problem(response)).detail}`);
+      setText('photo-error', `The frames could not be listed: ${cleanDetail((await problem(response)).detail)}`);
       return;
     }
     const { frames } = await response.json();
@@ -662,22 +829,103 @@
   function renderRecipients() {
     const list = $('recipient-list');
     list.textContent = '';
+    const shown = backIndex();
     state.recipients.forEach((recipient, index) => {
       const item = document.createElement('li');
-      item.textContent = [recipient.name, recipient.address1, recipient.address2, recipient.postcode,
-        recipient.city, recipient.country].filter(Boolean).join(', ');
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', `Remove ${recipient.name}`);
-      remove.addEventListener('click', () => {
-        state.recipients.splice(index, 1);
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.dir = 'auto';
+      who.textContent = `${index + 1}. ` + [recipient.name, recipient.address1, recipient.address2, recipient.postcode,
+        recipient.city, recipient.region, recipient.country].filter(Boolean).join(', ');
+      const preview = document.createElement('button');
+      preview.type = 'button';
+      preview.textContent = 'Show back';
+      preview.className = 'show-back';
+      preview.setAttribute('aria-label', `Show the back for recipient ${index + 1}, ${recipient.name}`);
+      preview.setAttribute('aria-pressed', String(index === shown));
+      preview.addEventListener('click', () => {
+        state.backRecipient = index;
         renderRecipients();
         previewBackSoon();
       });
-      item.append(remove);
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'Remove';
+      remove.className = 'remove';
+      remove.setAttribute('aria-label', `Remove recipient ${index + 1}, ${recipient.name}`);
+      remove.addEventListener('click', () => {
+        state.recipients.splice(index, 1);
+        if (state.backRecipient >= index && state.backRecipient > 0) state.backRecipient--;
+        setText('recipient-error', '');
+        renderRecipients();
+        previewBackSoon();
+      });
+      item.append(who, preview, remove);
       list.append(item);
     });
+    setText('recipient-next', `Add recipient ${state.recipients.length + 1}`);
+  }
+
+  const requiredRecipientFields = ['name', 'address1', 'postcode', 'city', 'country'];
+  let adding = false;
+  /**
+   * Adds the recipient typed in the form once the service takes it: the back of a card
+   * with this recipient alone (and no message or sender, whose own errors are shown at
+   * their fields) is asked first, and a refused address stays in the form with the
+   * service's words, not in the list.
+   */
+  async function addRecipient() {
+    if (adding) return;
+    const number = state.recipients.length + 1;
+    const recipient = {};
+    for (const field of recipientFields) {
+      const value = $(`r-${field}`).value.trim();
+      if (value) recipient[field] = value;
+    }
+    for (const field of recipientFields) $(`r-${field}`).removeAttribute('aria-invalid');
+    // The region is asked by the destination's post (a US state): the service says when.
+    const missing = requiredRecipientFields.filter((field) => !recipient[field]);
+    if (missing.length) {
+      const names = missing.map((field) => `the ${addressLabels[field]}`);
+      const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
+      setText('recipient-error', `Recipient ${number}: add ${list}.`);
+      for (const field of missing) $(`r-${field}`).setAttribute('aria-invalid', 'true');
+      $(`r-${missing[0]}`).focus();
+      return;
+    }
+    if (!state.photo) {
+      setText('recipient-error', `Recipient ${number}: choose the photo first; each address is checked on the card before it is added.`);
+      return;
+    }
+    adding = true; // a second tap while the service checks this one adds nothing
+    setText('recipient-error', '');
+    try {
+      const card = spec();
+      delete card.message;
+      delete card.sender;
+      card.recipients = [recipient];
+      const response = await api('POST', '/v1/previews?side=back', { body: JSON.stringify(card), type: 'application/json' });
+      if (!response.ok) {
+        const failed = await problem(response);
+        showProblem(failed, 'recipient-error', number - 1);
+        for (const error of failed.errors) {
+          const field = (error.field.match(/^(?:spec\.)?recipients\[\d+\]\.(\w+)/) || [])[1];
+          if (field && $(`r-${field}`)) $(`r-${field}`).setAttribute('aria-invalid', 'true');
+        }
+        recipientErrorFromBack = false;
+        return;
+      }
+      state.recipients.push(recipient);
+      state.backRecipient = state.recipients.length - 1;
+      state.recipientDraft = {};
+      for (const field of recipientFields) $(`r-${field}`).value = '';
+      renderRecipients();
+      clearTimeout(backTimer);
+      saveDraft();
+      await previewBack();
+    } finally {
+      adding = false;
+    }
   }
 
   function setUpFields() {
@@ -686,31 +934,31 @@
     $('strength').addEventListener('change', () => { state.strength = Number($('strength').value); previewFront(); });
     $('size').addEventListener('change', async () => { state.size = $('size').value; await place(false); });
     $('message').addEventListener('input', () => { state.message.text = $('message').value; previewBackSoon(); });
-    for (const [id, field, number] of [['font', 'font'], ['font-size', 'size', true], ['colour', 'colour'], ['align', 'align']]) {
+    for (const [id, field] of [['font', 'font'], ['colour', 'colour'], ['align', 'align']]) {
       $(id).addEventListener('change', () => {
-        state.message[field] = number ? Number($(id).value) : $(id).value;
+        state.message[field] = $(id).value;
         previewBackSoon();
       });
     }
-    $('add-recipient').addEventListener('click', () => {
-      const fields = ['name', 'address1', 'address2', 'postcode', 'city', 'region', 'country'];
-      const recipient = {};
-      for (const field of fields) {
-        const value = $(`r-${field}`).value.trim();
-        if (value) recipient[field] = value;
-      }
-      // The region is asked by the destination's post (a US state): the service says when.
-      const missing = fields.filter((field) => field !== 'address2' && field !== 'region' && !recipient[field]);
-      if (missing.length) {
-        setText('recipient-error', `A recipient needs ${missing.join(', ')}.`);
+    $('font-size').addEventListener('change', () => {
+      const value = Number($('font-size').value);
+      if ($('font-size').value === '' || !Number.isInteger(value) || value < 10 || value > 30) {
+        setText('message-error', 'Size (pt): choose a whole number from 10 to 30.');
+        $('font-size').setAttribute('aria-invalid', 'true');
         return;
       }
-      setText('recipient-error', '');
-      state.recipients.push(recipient);
-      for (const field of fields) $(`r-${field}`).value = '';
-      renderRecipients();
+      $('font-size').removeAttribute('aria-invalid');
+      state.message.size = value;
       previewBackSoon();
     });
+    $('add-recipient').addEventListener('click', addRecipient);
+    for (const field of recipientFields) {
+      $(`r-${field}`).addEventListener('input', () => {
+        state.recipientDraft[field] = $(`r-${field}`).value;
+        $(`r-${field}`).removeAttribute('aria-invalid');
+        saveDraft();
+      });
+    }
     for (const field of senderFields) {
       $(`s-${field}`).addEventListener('input', () => {
         state.sender[field] = $(`s-${field}`).value;
@@ -719,6 +967,14 @@
       });
     }
     $('order').addEventListener('click', order);
+    // On a phone the card sticks at the top of the photo side: a field scrolled into view
+    // (a Tab, a focus) stops below it, not under it.
+    const front = $('front');
+    new ResizeObserver(() => {
+      const area = $('stage-area');
+      const sticky = getComputedStyle(area).position === 'sticky';
+      front.style.setProperty('--sticky-height', sticky ? `${area.offsetHeight}px` : '0px');
+    }).observe($('stage-area'));
   }
 
   // ---- Ordering ------------------------------------------------------------------------
@@ -773,18 +1029,87 @@
     });
     if (!response.ok) {
       const failed = await problem(response);
-      showProblem(failed, 'order-error');
-      setText('order-error', failed.detail);
+      const shown = showProblem(failed, 'order-error');
+      // Also here, under the button: on a phone the fields are far above.
+      const lines = Object.values(shown).flat();
+      setText('order-error', ['The card is not ordered yet:', ...lines].join('\n'));
       setText('status', 'not ordered');
       $('order').disabled = false;
       return;
     }
     const created = await response.json();
     pendingOrder = null;
-    cards = created.cards.map((card) => ({ id: card.id, status: card.status }));
+    orderedNames = state.recipients.map((recipient) => recipient.name);
+    cards = created.cards.map((card) => ({ id: card.id, status: card.status, recipient: card.recipient }));
     setText('status', describe(cards));
+    renderOrdered();
     await follow(created.cards.map((card) => card.id));
     $('order').disabled = false;
+  }
+
+  const fileWords = { sample: 'Sample', small: 'Small image', print: 'Print file' };
+  const extensions = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/tiff': 'tif', 'application/pdf': 'pdf' };
+  const fileLinks = new Map(); // the API path of a card's file -> {url, type} of its blob, once fetched
+
+  /**
+   * A link to one of a card's files. The files need the key, so the first tap fetches the
+   * file with it and then follows the link to the file's blob URL (a download).
+   */
+  function fileLink(card, name, path) {
+    const link = document.createElement('a');
+    link.textContent = fileWords[name];
+    const fetched = fileLinks.get(path);
+    link.href = fetched ? fetched.url : path;
+    link.download = `card-${card.id}-${name}.${fetched ? extensions[fetched.type] || 'bin' : 'jpg'}`;
+    link.dataset.file = name;
+    link.setAttribute('aria-label', `${fileWords[name]} of card ${card.index + 1} (download)`);
+    link.addEventListener('click', async (event) => {
+      if (link.href.startsWith('blob:')) return;
+      event.preventDefault();
+      if (link.dataset.loading) return;
+      link.dataset.loading = '1';
+      try {
+        const response = await api('GET', path);
+        if (!response.ok) {
+          setText('order-error', `${fileWords[name]} of card ${card.index + 1}: ${cleanDetail((await problem(response)).detail)}`);
+          return;
+        }
+        const blob = await response.blob();
+        const known = fileLinks.get(path) || { url: URL.createObjectURL(blob), type: blob.type.split(';')[0].trim() };
+        fileLinks.set(path, known);
+        link.download = `card-${card.id}-${name}.${extensions[known.type] || 'bin'}`;
+        link.href = known.url;
+        link.click();
+      } finally {
+        delete link.dataset.loading;
+      }
+    });
+    return link;
+  }
+
+  /** The ordered cards, one line each: whom it goes to, its status, and its files once ready. */
+  function renderOrdered() {
+    const list = $('ordered');
+    list.textContent = '';
+    cards.forEach((card, index) => {
+      const item = document.createElement('li');
+      item.dataset.card = card.id;
+      const name = Number.isInteger(card.recipient) ? orderedNames[card.recipient] : null;
+      const title = document.createElement('span');
+      title.dir = 'auto';
+      title.textContent = `Card ${index + 1}${name ? ` for ${name}` : ''}: ` +
+        (card.status === 'failed' ? `failed: ${card.error}` : card.status);
+      item.append(title);
+      if (card.files && card.status !== 'failed') {
+        const files = document.createElement('div');
+        files.className = 'files';
+        for (const name of ['sample', 'small', 'print']) {
+          if (card.files[name]) files.append(fileLink(Object.assign({ index }, card), name, card.files[name]));
+        }
+        if (files.childElementCount) item.append(files);
+      }
+      list.append(item);
+    });
   }
 
   /** Follows the ordered cards to ready (or failed), then shows the first one's sample. */
@@ -794,7 +1119,7 @@
       const next = [];
       for (const answer of answers) {
         if (!answer.ok) {
-          setText('order-error', (await problem(answer)).detail);
+          setText('order-error', cleanDetail((await problem(answer)).detail));
           return;
         }
         next.push(await answer.json());
@@ -805,14 +1130,20 @@
         const sample = await api('GET', first.files.sample);
         if (sample.ok) {
           const final = $('final');
-          final.src = URL.createObjectURL(await sample.blob());
+          const blob = await sample.blob();
+          const url = URL.createObjectURL(blob);
+          fileLinks.set(first.files.sample, { url, type: blob.type.split(';')[0].trim() });
+          final.src = url;
           await final.decode().catch(() => {});
           final.hidden = false;
         }
       }
+      const changed = JSON.stringify(next.map((card) => [card.status, card.files])) !==
+        JSON.stringify(cards.map((card) => [card.status, card.files]));
       cards = next;
       setText('status', describe(cards));
       setText('mail', mailNote(cards));
+      if (changed) renderOrdered();
       if (cards.every((card) => ['ready', 'failed', 'cancelled', 'printed'].includes(card.status))) return;
       await delay(400);
     }
@@ -833,6 +1164,7 @@
       const draft = JSON.parse(sessionStorage.getItem(draftName) || 'null');
       if (draft && typeof draft === 'object') Object.assign(state, draft);
     } catch { /* an unreadable draft is dropped */ }
+    if (!state.recipientDraft || typeof state.recipientDraft !== 'object') state.recipientDraft = {};
     $('message').value = state.message.text;
     $('font').value = state.message.font;
     $('font-size').value = state.message.size;
@@ -843,6 +1175,7 @@
     $('size').value = state.size;
     setTransform(state.transform);
     for (const field of senderFields) $(`s-${field}`).value = (state.sender || {})[field] || '';
+    for (const field of recipientFields) $(`r-${field}`).value = state.recipientDraft[field] || '';
     renderRecipients();
     $('order').disabled = !state.photo;
   }
@@ -853,17 +1186,20 @@
     restoreDraft();
     const frames = loadFrames();
     if (photoId && (!state.photo || state.photo.id !== photoId)) {
-      // A photo already uploaded (`#photo=ID`): no live copy of it here, only previews.
+      // A photo already uploaded (`#photo=ID`): its moving copy comes from the service.
       const response = await api('GET', `/v1/photos/${encodeURIComponent(photoId)}`);
       if (response.ok) {
         state.photo = await response.json();
         $('order').disabled = false;
-        await place(true);
+        dropLive();
+        await Promise.all([place(true), liveFromService(state.photo, liveToken)]);
       } else {
-        setText('photo-error', `The photo ${photoId} cannot be used: ${(await problem(response)).detail}`);
+        setText('photo-error', `The photo in the address cannot be used: ${cleanDetail((await problem(response)).detail)}`);
       }
     } else if (state.photo) {
-      await place(false);
+      // After a reload the file is gone: the moving copy comes from the service.
+      dropLive();
+      await Promise.all([place(false), liveFromService(state.photo, liveToken)]);
     }
     await frames;
   }
@@ -908,6 +1244,10 @@
     longTasks: () => longTasks.slice(),
     /** SHA-256 (hex) of the preview on screen. */
     previewDigest: () => previewDigest,
+    /** The back's preview on screen: whose it is (an index in the spec's recipients, or null) and its SHA-256. */
+    back: () => ({ recipient: backIndex() >= 0 ? backIndex() : null, digest: backDigest, spec: backCard() }),
+    /** The moving copy: where it came from ('browser' or 'service') and its size, or null. */
+    liveCopy: () => (liveReady() ? { source: live.source, width: live.width, height: live.height } : null),
     /** Why the photo was placed where it started. */
     placement: () => reason,
     /** True when the preview on screen is the spec's and nothing is loading. */
