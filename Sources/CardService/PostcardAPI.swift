@@ -26,11 +26,11 @@ struct PostcardAPI: APIProtocol {
     func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output {
         // ServiceMiddleware has already refused a body over the limit; the format is read
         // from the bytes, whatever type the client sent them as.
-        let bytes: [UInt8]
+        let bytes: Data
         switch input.body {
         case .jpeg(let body), .png(let body), .imageHeic(let body), .imageHeif(let body), .imageWebp(let body),
             .imageTiff(let body), .imageGif(let body), .binary(let body):
-            bytes = try await [UInt8](collecting: body, upTo: .max)
+            bytes = try await Data(collecting: body, upTo: .max)
         case .multipartForm(let parts):
             bytes = try await Self.onePart(parts)
         }
@@ -45,15 +45,15 @@ struct PostcardAPI: APIProtocol {
     /// - Throws: `Problem` 422 for a form with no part or more than one.
     static func onePart(
         _ parts: MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>
-    ) async throws -> [UInt8] {
+    ) async throws -> Data {
         // The file is the part with a file name (a form's other fields are ignored), or the
         // form's only part.
-        var files: [[UInt8]] = []
-        var others: [[UInt8]] = []
+        var files: [Data] = []
+        var others: [Data] = []
         do {
             for try await part in parts {
                 guard case .additionalProperties(let named) = part else { continue }
-                let bytes = try await [UInt8](collecting: named.payload, upTo: .max)
+                let bytes = try await Data(collecting: named.payload, upTo: .max)
                 if named.filename != nil { files.append(bytes) } else { others.append(bytes) }
             }
         } catch let problem as Problem {

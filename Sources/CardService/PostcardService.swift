@@ -141,7 +141,7 @@ public final class PostcardService: Sendable {
 
     /// Checks `bytes` as `render` would (format, size, pixels) and stores them for `owner`.
     /// - Throws: `Problem` 422 for a photo `render` refuses (the reason named).
-    func storePhoto(_ bytes: [UInt8], owner: String) async throws -> StoredPhoto {
+    func storePhoto(_ bytes: Data, owner: String) async throws -> StoredPhoto {
         let digest = ContentDigest.of(bytes)
         let photo = ImageData(copying: bytes, name: "the uploaded photo")
         let header: ImageHeader
@@ -171,7 +171,7 @@ public final class PostcardService: Sendable {
         guard let key = CacheKey(hex: digest) else { preconditionFailure("a SHA-256 digest is 64 hex digits") }
         do {
             try await previewPool.runIfActive { [configuration] in
-                _ = try configuration.store.cache.store(CacheEntry(parts: [("photo", Data(bytes))]), for: key)
+                _ = try configuration.store.cache.store(CacheEntry(parts: [("photo", bytes)]), for: key)
             }
         } catch let error as CacheError {
             throw Self.storeDown(error)
