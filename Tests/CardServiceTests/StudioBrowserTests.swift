@@ -165,7 +165,9 @@ struct StudioBrowserTests {
             var bytes = Data([0xFF, 0xD8, 0xFF, 0xE0])
             bytes.append(Data(repeating: 7, count: 3_200_000))
             try bytes.write(to: URL(fileURLWithPath: large))
-            let result = try await drive("errors", live: live, key: key, photo: photo, [notes, large])
+            let damaged = Fixtures.photo("broken/corrupted-3648x2736.jpg")
+            let result = try await drive("errors", live: live, key: key, photo: photo, [notes, large, damaged])
+            #expect((result["damaged"] as? String)?.contains("damaged") == true, "\(result["damaged"] ?? "")")
             #expect((result["not_an_image"] as? String)?.contains("holiday-notes.jpg is not an image") == true)
             #expect((result["too_large"] as? String)?.contains("up to 2.9 MB") == true, "\(result["too_large"] ?? "")")
             // In the page's words: the field as its label reads, never the spec's path.

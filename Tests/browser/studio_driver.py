@@ -202,10 +202,16 @@ class Studio:
     def no_overflow(self, what):
         """Nothing wider than the viewport: the document's scroll width, and every rendered
         element's visible box (clipped by its scrolling or clipping ancestors) within it."""
-        found = self.js(OVERFLOW_SCRIPT)
+        # Against the width asked for, not the page's own idea of it: a mobile viewport widens
+        # its layout to fit what overflows, and innerWidth would grow with it.
+        width = self.size[0] if self.size else self.js("return window.innerWidth")
+        found = self.js(OVERFLOW_SCRIPT, width)
         self.result.setdefault("overflow", []).append({"step": what, **found})
-        self.expect(found["scrollWidth"] <= found["innerWidth"],
-                    f"{what}: the page is {found['scrollWidth']} px wide in a {found['innerWidth']} px viewport")
+        self.expect(found["innerWidth"] == width and found["clientWidth"] <= width and found["scale"] == 1,
+                    f"{what}: the layout viewport is {found['innerWidth']} px (document {found['clientWidth']} px,"
+                    f" zoom {found['scale']}) on a {width} px screen")
+        self.expect(found["scrollWidth"] <= found["clientWidth"],
+                    f"{what}: the page is {found['scrollWidth']} px wide in a {found['clientWidth']} px viewport")
         self.expect(not found["past"], f"{what}: beyond the viewport's edge: " + "; ".join(found["past"][:12]))
 
     def targets(self, what):
@@ -219,6 +225,8 @@ class Studio:
         box = self.js("const b = document.getElementById('card').getBoundingClientRect();"
                       "return {top: b.top, bottom: b.bottom, left: b.left, right: b.right,"
                       " width: window.innerWidth, height: window.innerHeight};")
+        if self.size:
+            box["width"], box["height"] = min(box["width"], self.size[0]), min(box["height"], self.size[1])
         self.expect(box["top"] >= -0.5 and box["left"] >= -0.5 and box["bottom"] <= box["height"] + 0.5
                     and box["right"] <= box["width"] + 0.5,
                     f"{what}: the card is not in view ({box})")
@@ -348,7 +356,7 @@ class Studio:
 # Every rendered element's visible box (clipped by its ancestors that clip) against the
 # viewport's width, and the document's scroll width.
 OVERFLOW_SCRIPT = """
-const width = window.innerWidth;
+const width = arguments[0];
 const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
   (e.dataset && e.dataset.testid ? `[data-testid=${e.dataset.testid}]` : '') +
   (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
@@ -368,7 +376,9 @@ for (const element of document.body.querySelectorAll('*')) {
   if (right - left <= 0 || bottom - top <= 0) continue;
   if (right > width + 0.5 || left < -0.5) past.push(`${name(element)} spans ${Math.round(left)} to ${Math.round(right)}`);
 }
-return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, past};
+return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+        clientWidth: document.documentElement.clientWidth,
+        scale: window.visualViewport ? window.visualViewport.scale : 1, past};
 """
 
 # The controls on screen smaller than 44 x 44 px.
@@ -607,7 +617,7 @@ def keyboard(studio, photo):
     studio.finish()
 
 
-def errors(studio, photo, not_an_image, too_large):
+def errors(studio, photo, not_an_image, too_large, damaged=None):
     """The error paths: refused uploads, a message the back cannot hold, a character no
     font has, and an order sent while the network is down (kept and retried)."""
     studio.open()
@@ -624,6 +634,26 @@ def errors(studio, photo, not_an_image, too_large):
     studio.shot("refused-upload")
 
     studio.upload(photo)
+    if damaged:
+        # A photo the service refuses (damaged data: it looks like a JPEG) leaves the photo
+        # in use, and its moving copy, as they were.
+        chosen = studio.spec()["photo"]
+        studio.by_test_id("photo-input").send_keys(damaged)
+        studio.wait("a damaged photo is refused by the service",
+                    lambda: "damaged" in studio.driver.find_element(By.ID, "photo-error").text)
+        studio.result["damaged"] = studio.driver.find_element(By.ID, "photo-error").text
+        studio.expect(studio.spec()["photo"] == chosen, "the refused photo replaced the one in use")
+        studio.expect(studio.js("return window.studio.liveCopy() !== null"),
+                      "the photo in use lost its moving copy when another was refused")
+        box = studio.stage_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        studio.touches("touchStart", [(cx - 40, cy), (cx + 40, cy)])
+        studio.touches("touchMove", [(cx - 50, cy), (cx + 50, cy)])
+        studio.wait("the moving copy follows the fingers after a refused photo",
+                    lambda: studio.js("return !document.getElementById('live').hidden"), seconds=30)
+        studio.one_picture("a gesture after a refused photo")
+        studio.touches("touchEnd", [])
+        studio.settled("a gesture after a refused photo")
     message = studio.by_test_id("message")
     # The 15 lines arrive as one edit (a paste), so the back is checked once, with all of them.
     studio.js("const m = arguments[0]; m.value = arguments[1]; m.dispatchEvent(new Event('input'))", message,
