@@ -36,7 +36,8 @@ final class AccessLog: Sendable {
 
     /// Counts and logs one finished request.
     /// - Parameters:
-    ///   - target: the request target as sent (path and query).
+    ///   - target: the request target as sent (path and query); written with its secrets
+    ///     redacted (`redacted`).
     ///   - bytes: the body's length (`Content-Length`), nil for none.
     ///   - source: where a thumbnail came from (`X-Cache`), nil for other routes.
     func record(
@@ -49,7 +50,9 @@ final class AccessLog: Sendable {
         let milliseconds = "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())"
         var line = "\(now()) info \(logger.label): bytes=\(bytes ?? "0") "
         if let source { line += "cache=\(source) " }
-        line += "duration_ms=\(milliseconds) method=\(method) path=\(target) status=\(status) [ThumbServer] request\n"
+        // Redacted here, past the level check: a server logging only problems pays nothing.
+        line +=
+            "duration_ms=\(milliseconds) method=\(method) path=\(Self.redacted(target)) status=\(status) [ThumbServer] request\n"
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0

@@ -120,7 +120,7 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         // Counted before the answer is flushed, so a client that has the answer finds it in
         // `/metrics` (as the routes' answers are, counted before Hummingbird writes them).
         accessLog.record(
-            method: request.method.rawValue, target: AccessLog.redacted(request.path ?? ""), route: "thumb",
+            method: request.method.rawValue, target: request.path ?? "", route: "thumb",
             status: answer.status.code,
             bytes: answer.status == .notModified ? nil : headers[.contentLength], source: headers[.xCache],
             duration: ContinuousClock.now - started)

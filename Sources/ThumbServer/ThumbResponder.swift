@@ -50,7 +50,7 @@ struct ThumbResponder: HTTPResponder {
             response = ThumbService.response(for: .notFound)
         }
         accessLog.record(
-            method: request.method.rawValue, target: AccessLog.redacted(request.uri.string), route: route,
+            method: request.method.rawValue, target: request.uri.string, route: route,
             status: response.status.code,
             bytes: response.headers[.contentLength], source: response.headers[.xCache],
             duration: ContinuousClock.now - started)
