@@ -619,3 +619,157 @@ void CPixelKernels_fill(uint8_t *pixels, size_t stride, int width, int height, u
         }
     }
 }
+
+// MARK: decode pyramid
+
+/// One output row of `CPixelKernels_halve` from source rows `a` and `b` (`b` = `a` on an odd
+/// last row: each pixel counted twice gives the same mean as counting it once).
+static inline __attribute__((always_inline)) void halve_row(const uint8_t *a, const uint8_t *b, int width,
+                                                            uint8_t *out) {
+    const int pairs = width / 2;
+    for (int x = 0; x < pairs; x++) {
+        for (int band = 0; band < 3; band++) {
+            const uint32_t sum = (uint32_t)a[6 * x + band] + a[6 * x + 3 + band] + b[6 * x + band] + b[6 * x + 3 + band];
+            out[3 * x + band] = (uint8_t)((sum + 2) >> 2);
+        }
+    }
+    if (width & 1) {
+        for (int band = 0; band < 3; band++) {
+            const uint32_t sum = (uint32_t)a[6 * pairs + band] + b[6 * pairs + band];
+            out[3 * pairs + band] = (uint8_t)((sum + 1) >> 1);
+        }
+    }
+}
+
+static void halve_baseline(const uint8_t *source, size_t source_stride, int width, int height, uint8_t *destination,
+                           size_t destination_stride) {
+    for (int y = 0; 2 * y < height; y++) {
+        const uint8_t *a = source + source_stride * (size_t)(2 * y);
+        const uint8_t *b = 2 * y + 1 < height ? a + source_stride : a;
+        halve_row(a, b, width, destination + destination_stride * (size_t)y);
+    }
+}
+
+#if HAS_AVX2_TARGET
+AVX2 static void halve_avx2(const uint8_t *source, size_t source_stride, int width, int height, uint8_t *destination,
+                            size_t destination_stride) {
+    for (int y = 0; 2 * y < height; y++) {
+        const uint8_t *a = source + source_stride * (size_t)(2 * y);
+        const uint8_t *b = 2 * y + 1 < height ? a + source_stride : a;
+        halve_row(a, b, width, destination + destination_stride * (size_t)y);
+    }
+}
+#endif
+
+void CPixelKernels_halve(const uint8_t *source, size_t source_stride, int width, int height, uint8_t *destination,
+                         size_t destination_stride) {
+#if HAS_AVX2_TARGET
+    if (CPixelKernels_current_target() == CPixelKernels_avx2) {
+        halve_avx2(source, source_stride, width, height, destination, destination_stride);
+        return;
+    }
+#endif
+    halve_baseline(source, source_stride, width, height, destination, destination_stride);
+}
+
+// MARK: turn
+
+#define TURN_FRACTION 32
+
+/// A position in 32.32 fixed point, rounded to nearest. Computed in a function compiled for
+/// the baseline only, so no target contracts it into a fused multiply-add.
+static __attribute__((noinline)) int64_t turn_fixed(double value) {
+    return (int64_t)llround(value * 4294967296.0);
+}
+
+/// One source tap: the pixel, or the background outside the source.
+static inline __attribute__((always_inline)) const uint8_t *turn_tap(const uint8_t *source, size_t stride, int width,
+                                                                     int height, int64_t x, int64_t y,
+                                                                     const uint8_t *background) {
+    if (x < 0 || y < 0 || x >= width || y >= height) return background;
+    return source + stride * (size_t)y + 3 * (size_t)x;
+}
+
+/// One output row of the turn: `count` pixels from (u, v), stepping (du, dv), all 32.32.
+static inline __attribute__((always_inline)) void turn_row(const uint8_t *source, size_t stride, int width, int height,
+                                                           uint8_t *out, int count, int64_t u, int64_t v, int64_t du,
+                                                           int64_t dv, const uint8_t *background) {
+    for (int i = 0; i < count; i++, u += du, v += dv) {
+        // floor, and the 8-bit fraction of the position (arithmetic shifts floor negatives).
+        const int64_t x0 = u >> TURN_FRACTION, y0 = v >> TURN_FRACTION;
+        const uint32_t fx = (uint32_t)((u >> (TURN_FRACTION - 8)) & 0xFF);
+        const uint32_t fy = (uint32_t)((v >> (TURN_FRACTION - 8)) & 0xFF);
+        uint8_t *pixel = out + 3 * (size_t)i;
+        if (x0 < -1 || y0 < -1 || x0 >= width || y0 >= height) {
+            pixel[0] = background[0];
+            pixel[1] = background[1];
+            pixel[2] = background[2];
+            continue;
+        }
+        const uint8_t *p00, *p10, *p01, *p11;
+        if (x0 >= 0 && y0 >= 0 && x0 + 1 < width && y0 + 1 < height) {
+            p00 = source + stride * (size_t)y0 + 3 * (size_t)x0;
+            p10 = p00 + 3;
+            p01 = p00 + stride;
+            p11 = p01 + 3;
+        } else {
+            p00 = turn_tap(source, stride, width, height, x0, y0, background);
+            p10 = turn_tap(source, stride, width, height, x0 + 1, y0, background);
+            p01 = turn_tap(source, stride, width, height, x0, y0 + 1, background);
+            p11 = turn_tap(source, stride, width, height, x0 + 1, y0 + 1, background);
+        }
+        const uint32_t w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy;
+        for (int band = 0; band < 3; band++) {
+            const uint32_t sum = w00 * p00[band] + w10 * p10[band] + w01 * p01[band] + w11 * p11[band];
+            pixel[band] = (uint8_t)((sum + 32768) >> 16);
+        }
+    }
+}
+
+static void turn_baseline(const uint8_t *source, size_t stride, int source_width, int source_height,
+                          uint8_t *destination, size_t destination_stride, int width, int height, const int64_t *starts,
+                          int64_t du, int64_t dv, const uint8_t *background) {
+    for (int y = 0; y < height; y++)
+        turn_row(source, stride, source_width, source_height, destination + destination_stride * (size_t)y, width,
+                 starts[2 * y], starts[2 * y + 1], du, dv, background);
+}
+
+#if HAS_AVX2_TARGET
+AVX2 static void turn_avx2(const uint8_t *source, size_t stride, int source_width, int source_height,
+                           uint8_t *destination, size_t destination_stride, int width, int height,
+                           const int64_t *starts, int64_t du, int64_t dv, const uint8_t *background) {
+    for (int y = 0; y < height; y++)
+        turn_row(source, stride, source_width, source_height, destination + destination_stride * (size_t)y, width,
+                 starts[2 * y], starts[2 * y + 1], du, dv, background);
+}
+#endif
+
+void CPixelKernels_turn(const uint8_t *source, size_t source_stride, int source_width, int source_height,
+                        uint8_t *destination, size_t destination_stride, int width, int height,
+                        const double inverse[6], const uint8_t background[3]) {
+    if (width <= 0 || height <= 0) return;
+    // Each row's first position from the doubles (no drift down the rows), then stepped.
+    int64_t stack[2 * 512];
+    int64_t *starts = height <= 512 ? stack : malloc(sizeof(int64_t) * 2 * (size_t)height);
+    if (!starts) {
+        CPixelKernels_fill(destination, destination_stride, width, height, background[0], background[1],
+                           background[2]);
+        return;
+    }
+    for (int y = 0; y < height; y++) {
+        starts[2 * y] = turn_fixed(inverse[1] * (double)y + inverse[2]);
+        starts[2 * y + 1] = turn_fixed(inverse[4] * (double)y + inverse[5]);
+    }
+    const int64_t du = turn_fixed(inverse[0]), dv = turn_fixed(inverse[3]);
+#if HAS_AVX2_TARGET
+    if (CPixelKernels_current_target() == CPixelKernels_avx2) {
+        turn_avx2(source, source_stride, source_width, source_height, destination, destination_stride, width, height,
+                  starts, du, dv, background);
+        if (starts != stack) free(starts);
+        return;
+    }
+#endif
+    turn_baseline(source, source_stride, source_width, source_height, destination, destination_stride, width, height,
+                  starts, du, dv, background);
+    if (starts != stack) free(starts);
+}

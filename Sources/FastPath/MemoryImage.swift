@@ -53,6 +53,9 @@ public struct MemoryImage: Sendable, Equatable {
     public func cropped(x: Int, y: Int, width: Int, height: Int) -> MemoryImage {
         precondition(
             x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "MemoryImage.cropped: inside")
+        if x == 0, width == self.width {
+            return MemoryImage(width: width, height: height, pixels: Array(pixels[(y * stride)..<((y + height) * stride)]))
+        }
         var output = [UInt8]()
         output.reserveCapacity(width * height * 3)
         for row in y..<(y + height) {

@@ -148,4 +148,50 @@ public enum PixelKernels {
             }
         }
     }
+
+    /// The image halved `times` times (each a 2 x 2 box mean, rounded; an odd edge's pixels
+    /// averaged with their one neighbour): a level of a decode pyramid, `(width + 1) / 2`
+    /// wide after one halving.
+    public static func halved(_ image: MemoryImage, times: Int = 1) -> MemoryImage {
+        var level = image
+        for _ in 0..<max(0, times) {
+            let (width, height) = ((level.width + 1) / 2, (level.height + 1) / 2)
+            let output = [UInt8](unsafeUninitializedCapacity: width * height * 3) { target, count in
+                level.pixels.withUnsafeBufferPointer { source in
+                    CPixelKernels_halve(
+                        source.baseAddress, level.stride, Int32(level.width), Int32(level.height), target.baseAddress,
+                        width * 3)
+                }
+                count = width * height * 3
+            }
+            level = MemoryImage(width: width, height: height, pixels: output)
+        }
+        return level
+    }
+
+    /// A `width` x `height` image sampled bilinearly from `image` along an affine map: output
+    /// pixel (x, y) reads the source at (`inverse.a` x + `inverse.b` y + `inverse.c`,
+    /// `inverse.d` x + `inverse.e` y + `inverse.f`), in pixel indices (centres at whole
+    /// coordinates); outside the source is `background` (see `CPixelKernels_turn`).
+    public static func turned(
+        _ image: MemoryImage, width: Int, height: Int,
+        inverse: (a: Double, b: Double, c: Double, d: Double, e: Double, f: Double), background: [UInt8]
+    ) -> MemoryImage {
+        precondition(background.count == 3, "PixelKernels.turned: an RGB background")
+        let matrix = [inverse.a, inverse.b, inverse.c, inverse.d, inverse.e, inverse.f]
+        let output = [UInt8](unsafeUninitializedCapacity: width * height * 3) { target, count in
+            image.pixels.withUnsafeBufferPointer { source in
+                matrix.withUnsafeBufferPointer { values in
+                    background.withUnsafeBufferPointer { colour in
+                        CPixelKernels_turn(
+                            source.baseAddress, image.stride, Int32(image.width), Int32(image.height),
+                            target.baseAddress, width * 3, Int32(width), Int32(height), values.baseAddress,
+                            colour.baseAddress)
+                    }
+                }
+            }
+            count = width * height * 3
+        }
+        return MemoryImage(width: width, height: height, pixels: output)
+    }
 }

@@ -46,6 +46,8 @@ struct ExecutorRevisionTests {
         4: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
         5: ["c2b8fb578fb1f649", "1ce82c3a6cb28d10", "31667160c4b92b71", "c950e5e61a68b352"],
         6: ["f526f5310902b31b", "b0a07f94d0841de5", "b6215d91a9cad99b", "c950e5e61a68b352"],
+        // The print unchanged; the sample drawn from the photo at its own size.
+        7: ["f526f5310902b31b", "360231597b400ccc", "3e49e422039c7cc4", "c950e5e61a68b352"],
     ]
 
     @Test("the fast executor's bytes are those pinned for its revision")

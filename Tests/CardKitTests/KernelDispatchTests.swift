@@ -70,6 +70,23 @@ struct KernelDispatchTests {
                 return copy
             }
             #expect(Self.same(blended), "blend \(width)x\(height)")
+            let halved = Self.onEachTarget { PixelKernels.halved(image, times: 2) }
+            #expect(Self.same(halved), "halve \(width)x\(height)")
+            // Turned 1 to 359 degrees about the middle, past the edges (the background blends in).
+            for degrees in [1.0, 17.5, 90.25, 211, 359] {
+                let radians = degrees * .pi / 180
+                let (c, s) = (cos(radians), sin(radians))
+                let (cx, cy) = (Double(width) / 2, Double(height) / 2)
+                let turned = Self.onEachTarget {
+                    PixelKernels.turned(
+                        image, width: outWidth, height: outHeight,
+                        inverse: (
+                            a: c, b: s, c: -c * Double(outWidth) / 2 - s * Double(outHeight) / 2 + cx,
+                            d: -s, e: c, f: s * Double(outWidth) / 2 - c * Double(outHeight) / 2 + cy
+                        ), background: [12, 200, 99])
+                }
+                #expect(Self.same(turned), "turn \(degrees) of \(width)x\(height) -> \(outWidth)x\(outHeight)")
+            }
         }
     }
 
@@ -86,6 +103,16 @@ struct KernelDispatchTests {
                 "orientation/Landscape_3.jpg",
                 CardSpec(placement: .transform(scale: 1.4, rotation: 90, offsetX: 0.1, offsetY: -0.05))
             ),
+            (
+                "photos/phone-4032x3024.jpg",
+                CardSpec(
+                    placement: .transform(scale: 1.3, rotation: -23.5, offsetX: 0.05, offsetY: 0),
+                    frame: "travel/airmail", effect: ColourEffect(.sepia))
+            ),
+            (
+                "photos/iphone13-3024x4032.heic",
+                CardSpec(placement: .transform(scale: 1, rotation: 12, offsetX: 0, offsetY: 0.1))
+            ),
         ]
         for (photo, spec) in cases {
             let data = try ImageData(contentsOfFile: Fixtures.photo(photo), maxBytes: 64 << 20)
@@ -97,7 +124,8 @@ struct KernelDispatchTests {
             #expect(cards[0].front.sample == cards[1].front.sample, "\(photo): sample")
             #expect(cards[0].front.small == cards[1].front.small, "\(photo): small")
             let thumbnails = try Self.onEachTarget { try Thumbnailer().thumbnail(of: data, width: 200) }
-            #expect(thumbnails[0].path == .fast)
+            // An HEIC's thumbnail is libvips's (it starts from the file's embedded preview).
+            #expect(thumbnails[0].path == (photo.hasSuffix(".heic") ? .general : .fast))
             #expect(thumbnails[0].data == thumbnails[1].data, "\(photo): thumbnail")
         }
     }

@@ -45,11 +45,27 @@ struct StreamingExecutorTests {
         ] {
             let (plan, source, fast) = try Self.plan(photo, spec)
             let streamed = try #require(try fast.streamed(plan, photo: source))
-            let (pixels, _) = try fast.print(plan, photo: source)
-            let inMemory = try fast.encode(pixels, plan: plan)
-            #expect(streamed.0.print == inMemory.print)
-            #expect(streamed.0.sample == inMemory.sample)
-            #expect(streamed.0.small == inMemory.small)
+            let (pixels, _) = try fast.pixels(plan, photo: source)
+            #expect(streamed.print == (try fast.encodePrint(pixels, plan: plan)))
+            #expect(streamed.kept == nil)
+        }
+    }
+
+    @Test("the rows kept for the sample while streaming are the decode's rows, read or skipped by the print")
+    func keptRowsAreTheDecodes() throws {
+        let photo = try ImageData(contentsOfFile: Fixtures.photo("photos/jolla-3264x2448.jpg"), maxBytes: 64 << 20)
+        let (plan, source, fast) = try Self.plan(
+            photo, CardSpec(placement: .crop(x: 400, y: 300, width: 2400, height: 1702)))
+        // Rows before, across and after the print's own.
+        for keeping in [0..<40, 100..<900, 1100..<1224, 0..<1224] {
+            let streamed = try #require(try fast.streamed(plan, photo: source, keeping: keeping))
+            let decoded = try source.decodeUpright(shrink: plan.dctShrink, rows: nil, policy: .default)
+            let kept = try #require(streamed.kept)
+            #expect(streamed.top == keeping.lowerBound)
+            #expect(kept.height == min(keeping.upperBound, decoded.image.height) - keeping.lowerBound)
+            #expect(kept == decoded.image.cropped(x: 0, y: streamed.top, width: kept.width, height: kept.height))
+            let (pixels, _) = try fast.pixels(plan, photo: source)
+            #expect(streamed.print == (try fast.encodePrint(pixels, plan: plan)), "\(keeping)")
         }
     }
 
@@ -59,8 +75,8 @@ struct StreamingExecutorTests {
             let photo = try ImageData(contentsOfFile: Fixtures.photo(name), maxBytes: 64 << 20)
             let (plan, source, fast) = try Self.plan(photo, CardSpec(frame: "travel/airmail"))
             let streamed = try #require(try fast.streamed(plan, photo: source), "\(name) streams")
-            let (pixels, _) = try fast.print(plan, photo: source)
-            let a = try Fixtures.load(streamed.0.print)
+            let (pixels, _) = try fast.pixels(plan, photo: source)
+            let a = try Fixtures.load(Data(streamed.print))
             let b = try Fixtures.load(
                 Data(try JPEGCodec.encode(pixels, quality: 92, fullChroma: true, optimize: false)))
             #expect(a.width == b.width && a.height == b.height)

@@ -121,6 +121,23 @@ int CPixelKernels_colour(uint8_t *pixels, size_t stride, int width, int height, 
 void CPixelKernels_blend(uint8_t *card, size_t card_stride, const uint8_t *colour, size_t colour_stride,
                          const uint8_t *alpha, size_t alpha_stride, int width, int height);
 
+/// Halves `source` (`width` x `height`) into `destination` ((width + 1) / 2 x (height + 1) / 2):
+/// each output pixel the rounded mean of the 2 x 2 pixels it covers (of the 2 or 1 at an odd
+/// right or bottom edge). A level of a decode pyramid: the box filter of a DCT scale.
+void CPixelKernels_halve(const uint8_t *source, size_t source_stride, int width, int height, uint8_t *destination,
+                         size_t destination_stride);
+
+/// Turns `source` (`source_width` x `source_height`, pixel centres at whole coordinates) into
+/// the `width` x `height` pixels of `destination`: output pixel (x, y) is the bilinear sample
+/// of the source at u = inverse[0] x + inverse[1] y + inverse[2], v = inverse[3] x +
+/// inverse[4] y + inverse[5] (x and y the output's indices, counted from its first pixel),
+/// the source surrounded by `background` (libvips's `affine` with a background: the photo's
+/// edge blends into it). Positions are stepped in 32.32 fixed point and weighted in 8-bit
+/// fractions, all integer: every target writes the same bytes.
+void CPixelKernels_turn(const uint8_t *source, size_t source_stride, int source_width, int source_height,
+                        uint8_t *destination, size_t destination_stride, int width, int height,
+                        const double inverse[6], const uint8_t background[3]);
+
 /// Fills `width` x `height` pixels with one colour.
 void CPixelKernels_fill(uint8_t *pixels, size_t stride, int width, int height, uint8_t red, uint8_t green,
                         uint8_t blue);

@@ -66,10 +66,53 @@ struct CardLayout {
                         + "received a \(width)x\(height) crop (\(Self.ratio(cropAspect))); they may differ by 2 % at most."
                 )
             }
-            photoScale = (Double(window.width) / Double(width) + Double(window.height) / Double(height)) / 2
+        case .transform, .automatic:
+            break
+        }
+        photoScale = Self.photoScale(placement, window: (window.width, window.height), photo: photo)
+    }
+
+    private init(
+        orientation: Orientation, trim: Size, bleed: Int, card: Size, window: (x: Int, y: Int, width: Int, height: Int),
+        photo: Size, placement: PhotoPlacement
+    ) {
+        self.orientation = orientation
+        self.trim = trim
+        self.bleed = bleed
+        self.card = card
+        self.window = window
+        self.photo = photo
+        self.placement = placement
+        photoScale = Self.photoScale(placement, window: (window.width, window.height), photo: photo)
+    }
+
+    /// This layout drawn at `size` (the sample's): the bleed, the window and the photo's
+    /// scale in proportion, rounded to whole pixels (the window's edges as `init` rounds a
+    /// frame's), the card exactly `size`.
+    func scaled(to size: Size) -> CardLayout {
+        let (sx, sy) = (Double(size.width) / Double(card.width), Double(size.height) / Double(card.height))
+        let bleed = Int((Double(self.bleed) * (sx + sy) / 2).rounded())
+        let x = Int((Double(window.x) * sx).rounded())
+        let y = Int((Double(window.y) * sy).rounded())
+        let right = min(size.width, max(x + 1, Int((Double(window.x + window.width) * sx).rounded())))
+        let bottom = min(size.height, max(y + 1, Int((Double(window.y + window.height) * sy).rounded())))
+        return CardLayout(
+            orientation: orientation,
+            trim: Size(width: size.width - 2 * bleed, height: size.height - 2 * bleed), bleed: bleed, card: size,
+            window: (x, y, right - x, bottom - y), photo: photo, placement: placement)
+    }
+
+    /// Photo pixels to print pixels for `placement` in a window of `window`'s size: a crop
+    /// fills it (the mean of its two scales), a transform scales the cover.
+    private static func photoScale(_ placement: PhotoPlacement, window: (width: Int, height: Int), photo: Size)
+        -> Double
+    {
+        switch placement {
+        case .crop(_, _, let width, let height):
+            return (Double(window.width) / Double(width) + Double(window.height) / Double(height)) / 2
         case .transform(let scale, _, _, _):
             let cover = max(Double(window.width) / Double(photo.width), Double(window.height) / Double(photo.height))
-            photoScale = cover * scale
+            return cover * scale
         case .automatic:
             preconditionFailure("CardLayout: placement is never .automatic (laid out as .cover)")
         }

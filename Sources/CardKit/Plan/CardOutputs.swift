@@ -33,4 +33,17 @@ struct CardOutputs: Equatable {
             sourceWidth: printSize.width, sourceHeight: printSize.height, width: settings.smallWidth, enlarge: false)
         smallSize = Size(width: small.width, height: small.height)
     }
+
+    private init(printSize: Size, print: EncodeOptions?, sampleSize: Size, smallSize: Size) {
+        self.printSize = printSize
+        self.print = print
+        self.sampleSize = sampleSize
+        self.smallSize = smallSize
+    }
+
+    /// The outputs of a sample plan (`CardPlan.init(sampleOf:art:)`): its pixels are the
+    /// sample (no print file), the small image made from them.
+    var ofSample: CardOutputs {
+        CardOutputs(printSize: sampleSize, print: nil, sampleSize: sampleSize, smallSize: smallSize)
+    }
 }

@@ -22,7 +22,7 @@ struct CardPlan {
         /// Enlarging a crop: the crop in the upright photo's pixels, cut out first and
         /// enlarged alone (its edges repeated).
         case enlargedCrop(x: Int, y: Int, width: Int, height: Int)
-        /// Any other angle (the general executor): `box` of the scaled photo turned
+        /// Any other angle: `box` of the scaled photo turned
         /// `rotation` degrees clockwise about the scaled photo's centre, which lands at
         /// (`centreX`, `centreY`) in the window (fractions kept); the window's `visible` box
         /// is drawn, the rest is background.
@@ -50,17 +50,47 @@ struct CardPlan {
     var smallSize: Size { outputs.smallSize }
     /// Who runs it.
     let executor: Executor
-    /// The fast executor's DCT scale: the photo is decoded at 1/`dctShrink` (the smallest
-    /// of 1, 2, 4, 8 still at least `scaledPhoto`); 1 for an HEIF photo (HEVC has no DCT
-    /// scale) and for the general executor, which shrinks on load itself.
-    let dctShrink: Int
+    /// What the fast executor decodes: the print's level is the photo at 1/`shrink` (the
+    /// smallest DCT scale of 1, 2, 4, 8 still at least `scaledPhoto`; 1 for an HEIF photo,
+    /// which HEVC has no DCT scale for, and for the general executor, which shrinks on load
+    /// itself), not halved; the sample's is the same decode halved while it covers the
+    /// sample's `scaledPhoto` (`DecodeLevel`).
+    let level: DecodeLevel
+    /// The fast executor's DCT scale (`level.shrink`).
+    var dctShrink: Int { level.shrink }
+    /// Whether this plan draws the card's sample (`init(sampleOf:art:)`) rather than its print.
+    let isSample: Bool
 
+    /// The plan of the card's print file.
     /// - Throws: what `CardLayout` throws for a crop of the wrong shape or outside the photo.
     init(
         spec: CardSpec, photo: ImageData, header: ImageHeader, frame: FrameDesign?, effect: ColourEffect,
         art: (CardLayout) throws -> FrameOverlay?, settings: CardRenderer.Settings, specFile: String
     ) throws {
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
+        let executor = Executor.choose(
+            photo: photo, header: header, engine: settings.engine,
+            outputIsJPEG: settings.printFile.isWrittenByLibjpeg, allowsHEIF: true)
+        try self.init(
+            layout: layout, background: spec.background, dpi: spec.format.dpi, effect: effect, art: art,
+            outputs: CardOutputs(printSize: layout.card, settings: settings), executor: executor, print: nil)
+    }
+
+    /// The plan of `print`'s sample: the same card drawn at the sample's size from the photo
+    /// (its layout scaled, the frame's art rasterised at that size), reading the same decode
+    /// as the print, halved while it covers the sample (`DecodeLevel`). Its outputs are the
+    /// sample (its "print" pixels, encoded as the sample) and the small image.
+    /// - Throws: what `art` throws.
+    init(sampleOf print: CardPlan, art: (CardLayout) throws -> FrameOverlay?) throws {
+        try self.init(
+            layout: print.layout.scaled(to: print.sampleSize), background: print.background, dpi: print.dpi,
+            effect: print.effect, art: art, outputs: print.outputs.ofSample, executor: print.executor, print: print)
+    }
+
+    private init(
+        layout: CardLayout, background: [Double], dpi: Int, effect: ColourEffect,
+        art: (CardLayout) throws -> FrameOverlay?, outputs: CardOutputs, executor: Executor, print: CardPlan?
+    ) throws {
         self.layout = layout
         let scale = layout.photoScale
         let uniform =
@@ -90,19 +120,27 @@ struct CardPlan {
             preconditionFailure("CardPlan: a layout's placement is never .automatic")
         }
         self.effect = effect
-        background = spec.background
+        self.background = background
         self.art = try art(layout)
-        dpi = spec.format.dpi
-        outputs = CardOutputs(printSize: layout.card, settings: settings)
-        var rotation = 0.0
-        if case .transform(_, let degrees, _, _) = layout.placement { rotation = degrees }
-        executor = Executor.choose(
-            photo: photo, header: header, engine: settings.engine, rotation: rotation,
-            outputIsJPEG: settings.printFile.isWrittenByLibjpeg, allowsHEIF: true)
-        if case .fast(let jpeg) = executor, scale < 1 {
-            dctShrink = jpeg.shrink(atLeast: (scaledPhoto.width, scaledPhoto.height))
+        self.dpi = dpi
+        self.outputs = outputs
+        self.executor = executor
+        isSample = print != nil
+        if let print {
+            // The print's decode, halved while it covers this plan's scaled photo.
+            let decoded: (width: Int, height: Int)
+            switch executor {
+            case .fast(let jpeg): decoded = jpeg.uprightSize(shrink: print.level.shrink)
+            case .fastHEIF(let heif): decoded = heif.uprightSize(shrink: 1)
+            case .general: decoded = (layout.photo.width, layout.photo.height)
+            }
+            let halvings =
+                executor.isFast && scale < 1 ? DecodeLevel.halvings(of: decoded, atLeast: scaledPhoto) : 0
+            level = DecodeLevel(shrink: print.level.shrink, halvings: halvings)
+        } else if case .fast(let jpeg) = executor, scale < 1 {
+            level = DecodeLevel(shrink: jpeg.shrink(atLeast: (scaledPhoto.width, scaledPhoto.height)), halvings: 0)
         } else {
-            dctShrink = 1
+            level = DecodeLevel(shrink: 1, halvings: 0)
         }
     }
 

@@ -10,11 +10,16 @@ enum Executor {
     /// libvips's lazy pipeline.
     case general
 
+    /// Whether this is a fast executor (libjpeg-turbo or libheif and the SIMD kernels).
+    var isFast: Bool {
+        if case .general = self { return false }
+        return true
+    }
+
     /// The executor for `photo` (its `header` read once, by the caller) under `engine`: the
     /// fast one for the JPEGs it decodes exactly (`FastJPEGSource`), and for a card's HEIF
-    /// photos (`FastHEIFSource`), when the plan asks only what it does.
+    /// photos (`FastHEIFSource`), at any angle, when the plan asks only what it does.
     /// - Parameters:
-    ///   - rotation: the placement's rotation in degrees (the fast executor turns by quarters).
     ///   - outputIsJPEG: a card's print is a JPEG, or a press PDF's CMYK JPEG (libjpeg-turbo writes
     ///     it; TIFF is libvips's).
     ///   - colourOnly: grey photos stay with libvips (a grey thumbnail stays grey there).
@@ -22,11 +27,10 @@ enum Executor {
     ///   - allowsHEIF: HEIF photos may take the fast executor (cards; a thumbnail does better
     ///     from libvips, which starts from the file's embedded preview).
     static func choose(
-        photo: ImageData, header: ImageHeader, engine: RenderEngine, rotation: Double = 0, outputIsJPEG: Bool = true,
+        photo: ImageData, header: ImageHeader, engine: RenderEngine, outputIsJPEG: Bool = true,
         colourOnly: Bool = false, keepsMetadata: Bool = false, allowsHEIF: Bool = false
     ) -> Executor {
-        guard engine == .auto, outputIsJPEG, !keepsMetadata, rotation.truncatingRemainder(dividingBy: 90) == 0
-        else { return .general }
+        guard engine == .auto, outputIsJPEG, !keepsMetadata else { return .general }
         if let source = FastJPEGSource(photo, header: header), !colourOnly || source.info.components == 3 {
             return .fast(source)
         }

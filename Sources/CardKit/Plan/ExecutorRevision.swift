@@ -13,11 +13,14 @@ public enum ExecutorRevision {
     /// 5: a card's HEIF photo (an iPhone's HEIC) decoded by libheif on the fast path.
     /// 6: a reduced crop scaled across and down to fit the window (one resampling); a press
     /// PDF's title is "Postcard", not the photo's file name.
-    public static let fast = 6
+    /// 7: the sample drawn from the photo at its own size (a halved level of the print's
+    /// decode), not reduced from the print; any angle turned on the fast executor.
+    public static let fast = 7
     /// The libvips executor's settings. 2: PNG level 1 with Paeth. 3: only the part of the
     /// photo the window shows is placed (enlarging: a bicubic affine of that box alone); a
     /// reduced crop resampled once; a press PDF's title is "Postcard".
-    public static let general = 3
+    /// 4: the sample drawn from the photo at its own size, not reduced from the print.
+    public static let general = 4
 
     /// `fast <n> general <n>`, as the cache key carries it.
     public static var description: String { "fast \(fast) general \(general)" }

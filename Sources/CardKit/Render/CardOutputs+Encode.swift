@@ -21,10 +21,19 @@ extension CardOutputs {
             printSize: Size(width: side.width, height: side.height), sampleSize: sampleSize, smallSize: smallSize)
     }
 
-    /// The sample file alone, as `encode` makes it (a preview's bytes).
-    /// - Throws: `VipsError` from the resize or the encoder.
-    func encodeSample(_ side: VImage) throws -> Data {
-        try sampleImage(side).encoded(Self.sample)
+    /// The print file alone (empty for a press, whose PDF is made from the pixels).
+    /// - Throws: `VipsError` from the encoder.
+    func encodePrint(_ side: VImage) throws -> Data {
+        try print.map { try side.encoded($0) } ?? Data()
+    }
+
+    /// A sample plan's files from its pixels (`sampleSize` already): the sample, and the small
+    /// image reduced from it unless `small` is false (a preview).
+    /// - Throws: `VipsError` from the reduction or an encoder.
+    func encodeSample(_ sample: VImage, small: Bool) throws -> (sample: Data, small: Data) {
+        let sampleData = try sample.encoded(Self.sample)
+        guard small else { return (sampleData, Data()) }
+        return (sampleData, try sample.reduced(toWidth: smallSize.width, height: smallSize.height).encoded(Self.small))
     }
 
     /// The sample's pixels: the side resized to `sampleSize`, in memory.

@@ -17,11 +17,13 @@ extension CardRenderer {
     /// The sample image of one side of the card `render` makes of `photo` and `spec`: the
     /// same bytes as that card's `sample` file, made without its print file or small image.
     ///
-    /// The app calls this at every gesture, so the photo's decode is kept in `decoded`
-    /// (under `digest` and the DCT scale) for the next preview of the same photo; the fast
-    /// executor then only resamples, blends and encodes. The general executor (PNG, TIFF,
-    /// any angle, `--engine general`) keeps the photo's whole decode, opaque sRGB, likewise
-    /// (`PhotoPlacer.decode`), and encodes the sample alone.
+    /// The card's sample plan run alone (`CardExecutor.sample`, the code that makes a card's
+    /// sample): drawn at the sample's size from the photo, never from a print. The app calls
+    /// this at every gesture, so the photo's decode levels are kept in `decoded` (under
+    /// `digest`: `KeptLevels`) for the next preview of the same photo; the fast executor then
+    /// only resamples the window from the smallest level covering it, turns it, blends and
+    /// encodes. The general executor (PNG, TIFF, `--engine general`) keeps the photo's whole
+    /// decode, opaque sRGB, likewise (`PhotoPlacer.decode`).
     /// - Parameters:
     ///   - photo: the photo's bytes.
     ///   - digest: their content digest (the key of the kept decode).
@@ -33,7 +35,7 @@ extension CardRenderer {
         photo: ImageData, digest: String, spec: CardSpec, side: PreviewSide, specFile: String,
         decoded: DecodedPhotos?
     ) throws -> Data {
-        let (spec, _, plan, _) = try prepare(photo: photo, spec: spec, specFile: specFile)
+        let (spec, frame, plan, _) = try prepare(photo: photo, spec: spec, specFile: specFile)
         switch side {
         case .back:
             guard spec.message != nil || !spec.recipients.isEmpty else {
@@ -51,47 +53,9 @@ extension CardRenderer {
                     .encode(backs[0]).sample
             }
         case .front:
-            let fast = FastCardRenderer(settings: settings)
-            let print: MemoryImage
-            switch plan.executor {
-            case .fast(let source):
-                print = try fast.print(plan, photo: KeptDecode(source: source, digest: digest, kept: decoded)).0
-            case .fastHEIF(let source):
-                print = try fast.print(plan, photo: KeptDecode(source: source, digest: digest, kept: decoded)).0
-            case .general:
-                return try GeneralCardExecutor(settings: settings).sample(
-                    plan, photo: photo, digest: digest, kept: decoded)
-            }
-            return try CardRenderFailure.during(.encoding, file: photo.name) {
-                try fast.encodeSample(print, plan: plan)
-            }
+            return try plan.executor.runner(settings: settings).sample(
+                try samplePlan(of: plan, frame: frame), photo: photo, digest: digest, kept: decoded)
         }
-    }
-}
-
-/// A fast-path photo whose whole decode at a DCT scale is kept in `DecodedPhotos` and
-/// handed out again (a source may decode more rows than asked: `FastPhotoSource`).
-private struct KeptDecode<Source: FastPhotoSource>: FastPhotoSource {
-    let source: Source
-    let digest: String
-    let kept: DecodedPhotos?
-
-    var photo: ImageData { source.photo }
-    var transformAfterResampling: ColourTransform? { source.transformAfterResampling }
-
-    func uprightSize(shrink: Int) -> (width: Int, height: Int) { source.uprightSize(shrink: shrink) }
-
-    func decodeUpright(shrink: Int, rows: Range<Int>?, policy: DecodePolicy) throws
-        -> (image: MemoryImage, top: Int, warning: String?)
-    {
-        // Strict and lenient decodes differ for a damaged photo: each is kept under its own name.
-        let name = "\(digest) \(policy.damage == .fail ? "strict" : "lenient")"
-        if let decode = kept?.decode(digest: name, shrink: shrink) { return (decode.image, 0, decode.warning) }
-        let size = source.uprightSize(shrink: shrink)
-        kept?.makeRoom(for: size.width * size.height * 3)
-        let whole = try source.decodeUpright(shrink: shrink, rows: nil, policy: policy)
-        kept?.keep(DecodedPhotos.Decode(image: whole.image, warning: whole.warning), digest: name, shrink: shrink)
-        return whole
     }
 }
 

@@ -21,8 +21,10 @@ import VipsKit
 ///    sizes and encodings) and which executor runs it;
 /// 3. the executor (`CardExecutor`: `FastCardExecutor` or `GeneralCardExecutor`) decodes
 ///    only that part, places it on the window's background, applies the effect, embeds the
-///    window in the card (plus bleed), blends the frame art over it and encodes the outputs
-///    (streamed row by row when the fast executor declares it can);
+///    window in the card (plus bleed), blends the frame art over it and encodes the print
+///    (streamed row by row when the fast executor declares it can); then the same steps at
+///    the sample's size (the sample plan: `CardPlan.init(sampleOf:art:)`), from the photo,
+///    for the sample and the small image;
 /// 4. the backs laid out and encoded to the same kind of outputs;
 /// 5. for a press (`PrintFile.pdf`), the print pixels separated to the press's CMYK and
 ///    written with each back, as vector art, into a PDF/X file per postcard (`PressDocument`).
@@ -91,7 +93,9 @@ public struct CardRenderer: Sendable {
         // A press's PDF needs the print pixels (separated to CMYK); otherwise the print file is
         // encoded as the pixels are made (streamed when the fast executor can).
         let executor = plan.executor.runner(settings: settings)
-        let executed = try executor.front(plan, photo: photo, keepPixels: settings.printFile.press != nil)
+        let executed = try executor.front(
+            plan, sample: try samplePlan(of: plan, frame: frame), photo: photo,
+            keepPixels: settings.printFile.press != nil)
         var front = executed.side
         let effect = plan.effect
         let effectiveDPI = Double(spec.format.dpi) / layout.photoScale
@@ -251,6 +255,16 @@ public struct CardRenderer: Sendable {
                 }
             }, settings: settings, specFile: specFile)
         return (spec, frame, plan, placed)
+    }
+
+    /// The plan of `plan`'s sample (`CardPlan.init(sampleOf:art:)`), with `frame`'s art at the
+    /// sample's size.
+    func samplePlan(of plan: CardPlan, frame: FrameDesign?) throws -> CardPlan {
+        try CardPlan(sampleOf: plan) { layout in
+            try frame.map { frame in
+                try catalogue!.overlay(frame, width: layout.trim.width, height: layout.trim.height, bleed: layout.bleed)
+            }
+        }
     }
 
     /// Where `photo` would start in `spec`'s window (its frame, size or press): the placement

@@ -8,7 +8,8 @@ import VipsKit
     import Foundation
 #endif
 
-/// The general executor: libvips runs any plan (every format, any angle, TIFF prints).
+/// The general executor: libvips runs any plan (every format, any angle, TIFF prints); the
+/// print's and the sample's each from the photo (libvips shrinks on load to each size).
 /// Only the decode (of the part of the photo the window needs, into memory) runs inside the
 /// damage handler: a libvips failure there is the photo's (damaged data). Placing, the
 /// effect, the frame and encoding run after it: a failure there is cardrender's
@@ -18,27 +19,32 @@ struct GeneralCardExecutor: CardExecutor {
     let settings: CardRenderer.Settings
     var path: RenderPath { .general }
 
-    func front(_ plan: CardPlan, photo: ImageData, keepPixels: Bool) throws -> ExecutedFront {
-        let (print, warning) = try printImage(plan, photo: photo, kept: nil)
+    func front(_ plan: CardPlan, sample: CardPlan, photo: ImageData, keepPixels: Bool) throws -> ExecutedFront {
+        let (print, warning) = try pixels(plan, photo: photo, kept: nil)
+        let (samplePixels, _) = try pixels(sample, photo: photo, kept: nil)
         return try CardRenderFailure.during(.encoding, file: photo.name) {
             ExecutedFront(
-                side: try plan.outputs.encode(print),
+                side: RenderedSide(
+                    print: try plan.outputs.encodePrint(print),
+                    sample: try sample.outputs.encodeSample(samplePixels, small: true), plan: plan),
                 pixels: keepPixels
                     ? MemoryImage(width: print.width, height: print.height, pixels: try print.eightBitPixels()) : nil,
                 warning: warning)
         }
     }
 
-    /// The front's sample alone (`front`'s `sample` bytes), for a preview: the photo's whole
-    /// decode kept in `kept` under `digest` for the next preview (see `PhotoPlacer.decode`),
-    /// and neither the print file nor the small image encoded.
-    func sample(_ plan: CardPlan, photo: ImageData, digest: String, kept: DecodedPhotos?) throws -> Data {
-        let (print, _) = try printImage(plan, photo: photo, kept: kept.map { (digest, $0) })
-        return try CardRenderFailure.during(.encoding, file: photo.name) { try plan.outputs.encodeSample(print) }
+    /// The sample plan's sample alone (`front`'s `sample` bytes), for a preview: the photo's
+    /// whole decode kept in `kept` under `digest` for the next preview (see
+    /// `PhotoPlacer.decode`), and the small image not encoded.
+    func sample(_ sample: CardPlan, photo: ImageData, digest: String, kept: DecodedPhotos?) throws -> Data {
+        let (pixels, _) = try pixels(sample, photo: photo, kept: kept.map { (digest, $0) })
+        return try CardRenderFailure.during(.encoding, file: photo.name) {
+            try sample.outputs.encodeSample(pixels, small: false).sample
+        }
     }
 
-    /// The print pixels, in memory, and the damage warning.
-    private func printImage(_ plan: CardPlan, photo: ImageData, kept: (digest: String, photos: DecodedPhotos)?)
+    /// The plan's pixels (the print's, or the sample's), in memory, and the damage warning.
+    private func pixels(_ plan: CardPlan, photo: ImageData, kept: (digest: String, photos: DecodedPhotos)?)
         throws -> (VImage, warning: String?)
     {
         // libvips opened before the damage handler: a missing or refused libvips is not a

@@ -84,6 +84,18 @@ public final class DecodedPhotos: Sendable {
         put(.decode(decode), key: Self.key(digest, shrink))
     }
 
+    /// A level of the photo `digest`'s decode (a card's, `DecodeLevel`: "2/1" is its decode
+    /// at 1/2 halved once), if kept.
+    public func decode(digest: String, level: String) -> Decode? {
+        guard case .decode(let decode) = take("\(digest) level \(level)") else { return nil }
+        return decode
+    }
+
+    /// Keeps a level of the photo `digest`'s decode, as `keep(_:digest:shrink:)` keeps a decode.
+    public func keep(_ decode: Decode, digest: String, level: String) {
+        put(.decode(decode), key: "\(digest) level \(level)")
+    }
+
     /// Whether something of `bytes` would be kept (it is at most 1/`largestShare` of the bound).
     public func wouldKeep(bytes: Int) -> Bool { bytes <= capacity / largestShare }
 
