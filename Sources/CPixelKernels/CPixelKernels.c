@@ -690,40 +690,85 @@ static inline __attribute__((always_inline)) const uint8_t *turn_tap(const uint8
     return source + stride * (size_t)y + 3 * (size_t)x;
 }
 
-/// One output row of the turn: `count` pixels from (u, v), stepping (du, dv), all 32.32.
+/// The bilinear sample of four taps with 8-bit fractions fx, fy.
+static inline __attribute__((always_inline)) void turn_mix(const uint8_t *p00, const uint8_t *p10, const uint8_t *p01,
+                                                           const uint8_t *p11, uint32_t fx, uint32_t fy,
+                                                           uint8_t *pixel) {
+    const uint32_t w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy;
+    for (int band = 0; band < 3; band++) {
+        const uint32_t sum = w00 * p00[band] + w10 * p10[band] + w01 * p01[band] + w11 * p11[band];
+        pixel[band] = (uint8_t)((sum + 32768) >> 16);
+    }
+}
+
+/// One output pixel at (u, v), 32.32, with every edge case (taps outside are background).
+static inline __attribute__((always_inline)) void turn_edge_pixel(const uint8_t *source, size_t stride, int width,
+                                                                  int height, int64_t u, int64_t v,
+                                                                  const uint8_t *background, uint8_t *pixel) {
+    // floor, and the 8-bit fraction of the position (arithmetic shifts floor negatives).
+    const int64_t x0 = u >> TURN_FRACTION, y0 = v >> TURN_FRACTION;
+    if (x0 < -1 || y0 < -1 || x0 >= width || y0 >= height) {
+        pixel[0] = background[0];
+        pixel[1] = background[1];
+        pixel[2] = background[2];
+        return;
+    }
+    turn_mix(turn_tap(source, stride, width, height, x0, y0, background),
+             turn_tap(source, stride, width, height, x0 + 1, y0, background),
+             turn_tap(source, stride, width, height, x0, y0 + 1, background),
+             turn_tap(source, stride, width, height, x0 + 1, y0 + 1, background),
+             (uint32_t)((u >> (TURN_FRACTION - 8)) & 0xFF), (uint32_t)((v >> (TURN_FRACTION - 8)) & 0xFF), pixel);
+}
+
+/// Whether all four taps at (u, v) are inside the source.
+static inline int turn_inside(int width, int height, int64_t u, int64_t v) {
+    const int64_t x0 = u >> TURN_FRACTION, y0 = v >> TURN_FRACTION;
+    return x0 >= 0 && y0 >= 0 && x0 + 1 < width && y0 + 1 < height;
+}
+
+/// One output row of the turn: `count` pixels from (u, v), stepping (du, dv), all 32.32. The
+/// pixels whose taps are all inside the source are one run (the row is a line, the source a
+/// box), found first and sampled without a test; the rest go through the edge cases.
 static inline __attribute__((always_inline)) void turn_row(const uint8_t *source, size_t stride, int width, int height,
                                                            uint8_t *out, int count, int64_t u, int64_t v, int64_t du,
                                                            int64_t dv, const uint8_t *background) {
-    for (int i = 0; i < count; i++, u += du, v += dv) {
-        // floor, and the 8-bit fraction of the position (arithmetic shifts floor negatives).
-        const int64_t x0 = u >> TURN_FRACTION, y0 = v >> TURN_FRACTION;
-        const uint32_t fx = (uint32_t)((u >> (TURN_FRACTION - 8)) & 0xFF);
-        const uint32_t fy = (uint32_t)((v >> (TURN_FRACTION - 8)) & 0xFF);
-        uint8_t *pixel = out + 3 * (size_t)i;
-        if (x0 < -1 || y0 < -1 || x0 >= width || y0 >= height) {
-            pixel[0] = background[0];
-            pixel[1] = background[1];
-            pixel[2] = background[2];
-            continue;
-        }
-        const uint8_t *p00, *p10, *p01, *p11;
-        if (x0 >= 0 && y0 >= 0 && x0 + 1 < width && y0 + 1 < height) {
-            p00 = source + stride * (size_t)y0 + 3 * (size_t)x0;
-            p10 = p00 + 3;
-            p01 = p00 + stride;
-            p11 = p01 + 3;
+    // The run, estimated in doubles, then moved until its ends are exactly inside.
+    double first = 0, end = count;
+    const double scale = 4294967296.0;
+    const double uu = (double)u / scale, vv = (double)v / scale, uu_step = (double)du / scale,
+                 vv_step = (double)dv / scale;
+    const double limits[2][3] = {{uu, uu_step, (double)width - 1}, {vv, vv_step, (double)height - 1}};
+    for (int axis = 0; axis < 2; axis++) {
+        const double start = limits[axis][0], step = limits[axis][1], top = limits[axis][2];
+        if (step == 0) {
+            if (start < 0 || start >= top) first = end = 0;
         } else {
-            p00 = turn_tap(source, stride, width, height, x0, y0, background);
-            p10 = turn_tap(source, stride, width, height, x0 + 1, y0, background);
-            p01 = turn_tap(source, stride, width, height, x0, y0 + 1, background);
-            p11 = turn_tap(source, stride, width, height, x0 + 1, y0 + 1, background);
-        }
-        const uint32_t w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy;
-        for (int band = 0; band < 3; band++) {
-            const uint32_t sum = w00 * p00[band] + w10 * p10[band] + w01 * p01[band] + w11 * p11[band];
-            pixel[band] = (uint8_t)((sum + 32768) >> 16);
+            double a = (0 - start) / step, b = (top - start) / step;
+            if (a > b) {
+                const double t = a;
+                a = b;
+                b = t;
+            }
+            if (a > first) first = a;
+            if (b < end) end = b;
         }
     }
+    int run_first = first <= 0 ? 0 : first >= count ? count : (int)ceil(first);
+    int run_end = end <= 0 ? 0 : end >= count ? count : (int)floor(end) + 1;
+    if (run_end < run_first) run_end = run_first;
+    while (run_first < run_end && !turn_inside(width, height, u + run_first * du, v + run_first * dv)) run_first++;
+    while (run_end > run_first && !turn_inside(width, height, u + (run_end - 1) * du, v + (run_end - 1) * dv))
+        run_end--;
+    for (int i = 0; i < run_first; i++)
+        turn_edge_pixel(source, stride, width, height, u + i * du, v + i * dv, background, out + 3 * (size_t)i);
+    int64_t x = u + run_first * du, y = v + run_first * dv;
+    for (int i = run_first; i < run_end; i++, x += du, y += dv) {
+        const uint8_t *p00 = source + stride * (size_t)(y >> TURN_FRACTION) + 3 * (size_t)(x >> TURN_FRACTION);
+        turn_mix(p00, p00 + 3, p00 + stride, p00 + stride + 3, (uint32_t)((x >> (TURN_FRACTION - 8)) & 0xFF),
+                 (uint32_t)((y >> (TURN_FRACTION - 8)) & 0xFF), out + 3 * (size_t)i);
+    }
+    for (int i = run_end; i < count; i++)
+        turn_edge_pixel(source, stride, width, height, u + i * du, v + i * dv, background, out + 3 * (size_t)i);
 }
 
 static void turn_baseline(const uint8_t *source, size_t stride, int source_width, int source_height,

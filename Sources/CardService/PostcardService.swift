@@ -202,12 +202,15 @@ public final class PostcardService: Sendable {
     /// The bytes of `owner`'s photo `digest` (blocking: call on a pool thread).
     /// - Throws: `Problem` 404 when the owner has none by that id, 503 when the store lost it.
     func photoBytes(_ digest: String) throws -> ImageData {
+        if let kept = decoded.photo(digest: digest) { return kept }
         guard let key = CacheKey(hex: digest), let entry = configuration.store.cache.entry(for: key),
             let bytes = entry.part("photo")
         else {
             throw Problem(.serviceUnavailable, "The photo \(digest) cannot be read from the store now; retry later.")
         }
-        return ImageData(copying: bytes, name: "photo \(digest)")
+        let photo = ImageData(copying: bytes, name: "photo \(digest)")
+        decoded.keepPhoto(photo, digest: digest)
+        return photo
     }
 
     // MARK: Specs

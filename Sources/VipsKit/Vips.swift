@@ -180,8 +180,14 @@ public enum Vips {
     /// (peak 291 instead of 414-448), the price being page faults on each large buffer
     /// (see benchmarks/RESULTS.md, issue 20). Batch runs keep glibc's default: their peak
     /// is bounded by their jobs, and they exit.
-    public static func mapLargeAllocations(from bytes: Int) {
+    ///
+    /// - Parameter keepingFreeTop: the free memory at a heap's top kept rather than given back
+    ///   (`M_TRIM_THRESHOLD`, which setting the threshold otherwise leaves at 128 KiB): the
+    ///   buffers of a preview (1 to 2 MB each, below the threshold) are then reused without
+    ///   a page fault on each of their pages.
+    public static func mapLargeAllocations(from bytes: Int, keepingFreeTop: Int) {
         _ = mallopt(M_MMAP_THRESHOLD, Int32(clamping: bytes))
+        _ = mallopt(M_TRIM_THRESHOLD, Int32(clamping: keepingFreeTop))
     }
 
     /// Frees libvips's per-thread buffers.

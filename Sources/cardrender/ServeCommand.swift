@@ -149,7 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // A server lives long: large buffers go back to the system when freed (see the function).
-        Vips.mapLargeAllocations(from: 1 << 20)
+        Vips.mapLargeAllocations(from: 4 << 20, keepingFreeTop: 16 << 20)
         LoggingSystem.bootstrap { [logLevel] label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel

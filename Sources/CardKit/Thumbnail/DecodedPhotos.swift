@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 import Synchronization
 import VipsKit
 
@@ -14,8 +15,9 @@ import VipsKit
 /// than an eighth of the bound are not kept (a full-size decode of a 12 MP photo is 36 MB);
 /// when the bytes pass the bound, the least recently used are dropped.
 ///
-/// The postcard service's previews on the general executor keep libvips images here too
-/// (`keepImage`): a photo's whole decode in libvips's memory, under the same bound.
+/// The postcard service's previews keep a card's decode levels here (`decode(digest:level:)`),
+/// on the general executor libvips images (`keepImage`: a photo's whole decode in libvips's
+/// memory), and the photos' encoded bytes (`keepPhoto`), all under the same bound.
 public final class DecodedPhotos: Sendable {
     /// A photo decoded upright at one scale, with the decoder's warning (damaged data read
     /// leniently), which every thumbnail made from it repeats.
@@ -29,15 +31,18 @@ public final class DecodedPhotos: Sendable {
         }
     }
 
-    /// What a slot holds: a decode for the fast path, or an image in libvips's memory.
+    /// What a slot holds: a decode for the fast path, an image in libvips's memory, or a
+    /// photo's encoded bytes.
     private enum Kept {
         case decode(Decode)
         case image(VImage)
+        case photo(ImageData)
 
         var bytes: Int {
             switch self {
             case .decode(let decode): decode.image.pixels.count
             case .image(let image): image.width * image.height * image.bands
+            case .photo(let photo): photo.count
             }
         }
     }
@@ -113,6 +118,19 @@ public final class DecodedPhotos: Sendable {
                 state.bytes -= slot.kept.bytes
             }
         }
+    }
+
+    /// The encoded photo kept under its content digest, if any (the service's previews read
+    /// it at every gesture: kept, it is not read from the store and verified again).
+    public func photo(digest: String) -> ImageData? {
+        guard case .photo(let photo) = take("photo " + digest) else { return nil }
+        return photo
+    }
+
+    /// Keeps a photo's encoded bytes under their content digest (verified by the caller), as
+    /// `keep` keeps a decode.
+    public func keepPhoto(_ photo: ImageData, digest: String) {
+        put(.photo(photo), key: "photo " + digest)
     }
 
     /// The libvips image kept under `name`, if any.
