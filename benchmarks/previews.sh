@@ -85,8 +85,12 @@ report("preview, 1 editor, 12 MP JPEG turned -40..40, airmail + sepia: p95", pic
 latencies = []
 threads = [threading.Thread(target=editor, args=(ids[i], 40, 1000, latencies, lambda step: step % 2 == 0))
            for i in range(20)]
+started = time.perf_counter()
 for thread in threads: thread.start()
 for thread in threads: thread.join()
+elapsed = time.perf_counter() - started
+print(f"20 editors: {len(latencies)} previews in {elapsed:.1f} s ({len(latencies) / elapsed:.0f}/s), "
+      f"p50 {pick(latencies, 0.5):.0f} ms, p95 {pick(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms", file=sys.stderr)
 report("preview, 20 editors on 20 photos, half turned (800 gestures): p95", pick(latencies, 0.95), 250)
 
 latencies = []

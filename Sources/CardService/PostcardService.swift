@@ -59,7 +59,7 @@ public final class PostcardService: Sendable {
         public init(
             database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),
             catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
-            previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 160 << 20,
+            previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 384 << 20,
             lease: Duration = .seconds(60), requestsPerSecond: Double = 100, nodeName: String = "node"
         ) {
             self.database = database
@@ -93,7 +93,8 @@ public final class PostcardService: Sendable {
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         book = OrderBook(database: configuration.database)
-        // A 12 MP photo's whole decode (36 MB) is kept: four of them under the default 160 MiB.
+        // An editor on a 12 MP photo keeps its levels (2 to 12 MB, at 1/1 up to 36 MB) and its
+        // bytes (3 to 4 MB): 20 editors under the default 384 MiB (benchmarks/previews.sh).
         decoded = DecodedPhotos(capacity: configuration.decodedPhotoBytes, largestShare: 3)
         previewPool = NIOThreadPool(numberOfThreads: max(1, configuration.previewThreads))
         renderPool = NIOThreadPool(numberOfThreads: max(1, configuration.renderThreads))
@@ -179,9 +180,27 @@ public final class PostcardService: Sendable {
         let isNew = try await book.addPhoto(
             owner: owner, digest: digest, width: header.uprightWidth, height: header.uprightHeight,
             format: header.format.rawValue)
+        warmPreviews(photo: ImageData(copying: bytes, name: "photo \(digest)"), digest: digest)
         return StoredPhoto(
             digest: digest, width: header.uprightWidth, height: header.uprightHeight, format: header.format.rawValue,
             isNew: isNew)
+    }
+
+    /// Makes, after the upload's answer, the decode level the photo's first preview reads (a
+    /// cover without a frame: the level most first gestures read), and keeps the photo's
+    /// bytes: the editor's first preview then decodes nothing. A failure here is the first
+    /// preview's to report; the bytes are the same either way.
+    private func warmPreviews(photo: ImageData, digest: String) {
+        guard let renderer = renderer(press: Self.rgbJPEG) else { return }
+        let pool = previewPool
+        let decoded = decoded
+        decoded.keepPhoto(photo, digest: digest)
+        Task.detached(priority: .low) {
+            _ = try? await pool.runIfActive {
+                try renderer.preview(
+                    photo: photo, digest: digest, spec: CardSpec(), side: .front, specFile: "spec", decoded: decoded)
+            }
+        }
     }
 
     /// Photo `digest` upright, `width` pixels wide (never wider than it is), as a JPEG: the

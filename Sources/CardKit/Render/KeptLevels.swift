@@ -5,8 +5,8 @@ import VipsKit
 /// A photo whose decode levels (`DecodeLevel`) are kept in `DecodedPhotos` between previews:
 /// a level is made whole once, from the photo's decode at its DCT scale, or halved from a
 /// finer level of that decode already kept (no decode), and every later preview reading that
-/// level starts from it. Only levels asked for are kept: a 12 MP photo's preview keeps 2 to
-/// 9 MB rather than its 36 MB decode. The pixels are those a card's sample reads (a level
+/// level starts from it. Levels are kept, not the decode (unless it is the level): a 12 MP
+/// photo's preview keeps 2 to 12 MB rather than its 36 MB decode. The pixels are those a card's sample reads (a level
 /// made whole or from a band of rows is the same: `DecodeLevel.halve`).
 struct KeptLevels<Source: FastPhotoSource>: FastPhotoSource {
     let source: Source
@@ -41,15 +41,18 @@ struct KeptLevels<Source: FastPhotoSource>: FastPhotoSource {
             break
         }
         if made == nil {
-            // Decoded whole; only the level asked for is kept (the decode itself, at 1/1 four
-            // times a level halved once, is kept when it is that level).
+            // Decoded whole, then halved level by level: each level on the way is kept too (a
+            // pinch out then needs no decode), the decode itself only when it is the level.
             let size = source.uprightSize(shrink: level.shrink)
-            let levelSize = level.size(fromDecoded: size)
-            kept.makeRoom(for: size.width * size.height * 3 + levelSize.width * levelSize.height * 3)
+            kept.makeRoom(for: size.width * size.height * 3 * (level.halvings == 0 ? 1 : 2))
             let whole = try source.decodeUpright(shrink: level.shrink, rows: nil, policy: policy)
-            made = DecodedPhotos.Decode(
-                image: level.halve(whole.image, top: 0, decodedHeight: whole.image.height).image,
-                warning: whole.warning)
+            var image = whole.image
+            for halvings in stride(from: 1, to: level.halvings, by: 1) {
+                image = PixelKernels.halved(image)
+                kept.keep(DecodedPhotos.Decode(image: image, warning: whole.warning), digest: name, level: key(halvings))
+            }
+            if level.halvings > 0 { image = PixelKernels.halved(image) }
+            made = DecodedPhotos.Decode(image: image, warning: whole.warning)
         }
         kept.keep(made!, digest: name, level: key(level.halvings))
         return (made!.image, 0, made!.warning)
