@@ -113,7 +113,7 @@ public final class ThumbService: Sendable {
 
         /// What identifies the answer for `photo` without reading it.
         func identity(of photo: Photo) -> String {
-            "\(photo.identity)\n\(request)\n\(options.format.rawValue)\n\(options.quality)"
+            "\(photo.identity)\n\(request.key)\n\(options.format.rawValue)\n\(options.quality)"
         }
     }
 
@@ -176,7 +176,7 @@ public final class ThumbService: Sendable {
             let asked = try? asked(
                 method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers)
         else { return nil }
-        let identity = "fallback\n\(asked.request)\n\(asked.options.format.rawValue)\n\(asked.options.quality)"
+        let identity = "fallback\n\(asked.request.key)\n\(asked.options.format.rawValue)\n\(asked.options.quality)"
         var entry = memory.entry(for: identity)
         if entry == nil {
             guard

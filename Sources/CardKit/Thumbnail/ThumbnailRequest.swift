@@ -34,4 +34,21 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public init(width: Int, enlarge: Bool = false) {
         self.init(box: ThumbnailBox(width: width), enlarge: enlarge)
     }
+
+    /// The request as short text, every field in a fixed order: a key for in-memory maps
+    /// (`"\(request)"` would go through reflection, which cost a server's memory hit a
+    /// quarter of its time; see benchmarks/RESULTS.md, issue 39). Equal requests give equal
+    /// text, and different requests different text.
+    public var key: String {
+        var text = "w=\(box.width.map(String.init) ?? "-") h=\(box.height.map(String.init) ?? "-") fit=\(box.fit.rawValue)"
+        switch box.gravity {
+        case .focus(let x, let y): text += " g=focus(\(x),\(y))"
+        case .attention: text += " g=attention"
+        default: text += " g=\(box.gravity.anchor.map { "\($0.0),\($0.1)" } ?? "-")"
+        }
+        if let background = box.background { text += " bg=" + background.map(String.init).joined(separator: ",") }
+        text += " dpr=\(box.dpr) enlarge=\(enlarge) frames=\(maxFrames)"
+        if let placeholder { text += " placeholder=\(placeholder.rawValue)" }
+        return text
+    }
 }
