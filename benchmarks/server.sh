@@ -7,6 +7,7 @@
 #     kept decodes) vs thumbor (PyPI, file loader, same photos, PNG output, as many
 #     processes as cores);
 #  3. RSS of the server after 10,000 and after 100,000 cache-hit requests.
+# Exits non-zero when memory hits run below 0.5x nginx's requests/s (issue 39).
 # wrk runs on the same 2 cores as the servers (the same handicap for every server).
 # Usage: bash benchmarks/server.sh   (DURATION=10s CONNECTIONS=32 to change the load)
 set -euo pipefail
@@ -59,10 +60,13 @@ done = function(summary, latency, requests)
 end
 LUA
 }
-load() { # name url-base url-list
+load() { # name url-base url-list   (the line also goes to $work/rates)
   write_lua "$3" "$work/$1.lua"
   printf '%-34s ' "$1"
-  wrk -t1 -c"$connections" -d"$duration" -s "$work/$1.lua" "$2" | tail -1
+  wrk -t1 -c"$connections" -d"$duration" -s "$work/$1.lua" "$2" | tail -1 | tee -a "$work/rates"
+}
+rate_of() { # the requests/s of the n-th load line
+  sed -n "$1p" "$work/rates" | awk '{print $2}'
 }
 # Waits up to 30 s for a URL to answer 2xx.
 wait_for() {
@@ -167,6 +171,11 @@ serve_pid=$!
 pids+=("$serve_pid")
 wait_for http://127.0.0.1:8301/healthz
 load "cardrender serve (disk hits)" http://127.0.0.1:8301 "$work/hits"
+# Issue 39's bound: memory hits at half nginx's pace at least (the goal is 0.6x).
+nginx_rate=$(rate_of 1) memory_rate=$(rate_of 2) disk_rate=$(rate_of 3)
+memory_ratio=$(awk -v a="$memory_rate" -v b="$nginx_rate" 'BEGIN {printf "%.2f", a / b}')
+echo "memory hits ${memory_ratio}x nginx (goal >= 0.6x, bound 0.5x); disk hits" \
+  "$(awk -v a="$disk_rate" -v b="$nginx_rate" 'BEGIN {printf "%.2f", a / b}')x nginx"
 echo "== cache misses: a new width (150-349) per request, same photos and widths for both:" \
   "thumbor for $duration (it cannot reach the list's end), cardrender each of the 1,200 once"
 load "thumbor $("$venv/bin/thumbor" --version 2>/dev/null | tail -1) (PIL, $cores processes)" \
@@ -198,3 +207,4 @@ at100k=$(rss_kib "$serve_pid") n100k=$(requests_served)
 echo "after $n10k requests: $((at10k / 1024)) MiB; after $n100k requests: $((at100k / 1024)) MiB" \
   "($(awk -v a="$at10k" -v b="$at100k" 'BEGIN {printf "%+.1f", (b - a) * 100 / a}') %)"
 grep -c 'status=200' "$work/serve.log" | sed 's/^/log lines with status=200: /'
+awk -v r="$memory_ratio" 'BEGIN {exit !(r >= 0.5)}' || { echo "server.sh: memory hits below 0.5x nginx" >&2; exit 1; }

@@ -38,7 +38,15 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
-        let hosts = head.headers["host"].count
+        var hosts = 0
+        var expectsContinue = false
+        for header in head.headers {
+            if Self.equalsIgnoringCase(header.name, "host") {
+                hosts += 1
+            } else if Self.equalsIgnoringCase(header.name, "expect") {
+                expectsContinue = expectsContinue || Self.equalsIgnoringCase(header.value, "100-continue")
+            }
+        }
         let modern = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
         if hosts > 1 || (modern && hosts == 0) {
             refusal =
@@ -57,7 +65,7 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
         // `Expect: 100-continue` (curl sends it before a body over 1 KiB and waits a second
         // for the answer): the interim 100 at once, so the body follows without the wait
         // (RFC 9110 section 10.1.1). A request refused before its body reads no more of it.
-        if modern, head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+        if modern, expectsContinue {
             head.headers.remove(name: "expect")
             context.writeAndFlush(
                 wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
@@ -67,9 +75,7 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         var answering = pending.first ?? Answering(close: false, keepAlive10: false)
-        if case .head(let head) = unwrapOutboundIn(data),
-            head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" })
-        {
+        if case .head(let head) = unwrapOutboundIn(data), Self.saysClose(head.headers) {
             // The server closes after this answer (shutting down, an error): it says so, and
             // this handler closes too.
             answering = Answering(close: true, keepAlive10: false)
@@ -94,6 +100,26 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.write(data, promise: promise)
         }
+    }
+
+    /// Whether the headers hold a `Connection` field with the `close` option (the hit path
+    /// answers without one: checked on the bytes, no array made per answer).
+    private static func saysClose(_ headers: HTTPHeaders) -> Bool {
+        for header in headers where equalsIgnoringCase(header.name, "connection") {
+            for option in header.value.utf8.split(separator: UInt8(ascii: ",")) {
+                let trimmed = option.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
+                if trimmed.count == 5, equalsIgnoringCase(String(decoding: trimmed.reversed(), as: UTF8.self), "close") {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// Whether `text` is `lowercase` (ASCII letters in either case).
+    private static func equalsIgnoringCase(_ text: String, _ lowercase: String) -> Bool {
+        text.utf8.count == lowercase.utf8.count
+            && zip(text.utf8, lowercase.utf8).allSatisfy { ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }
     }
 
     /// Writes the 400 of `refusal` and closes the connection.
