@@ -7,7 +7,8 @@
 #  - order to ready: 10 cards (10 recipients) from POST /v1/cards until the last is ready,
 #    against `cardrender render` of the same 10 cards in one batch;
 #  - RSS of the server after 2,000 previews, then at its peak after 20 editors at once on
-#    5 photos, every gesture turned (issue 38's bound: 400 MiB; the script fails above it).
+#    5 photos, every gesture turned (bound: 550 MiB, the script fails above it: issue 38's 400 MiB
+#    with 160 MiB of kept decodes, plus the 224 MiB more that issue 39's default of 384 MiB keeps).
 # Usage: bash benchmarks/service.sh   (needs ../shared/corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -161,7 +162,7 @@ after_previews, _ = rss()
 phase_peak("orders and the rest of 2,000 previews")
 
 # Then 20 editors at once on 5 photos, every gesture turned (the general executor's whole
-# decodes): the peak of a service that has run for a while (issue 38's bound: 400 MiB).
+# decodes): the peak of a service that has run for a while (bound: 550 MiB).
 def turned_editor(photo_id, count, first_step, latencies):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     for step in range(first_step, first_step + count):
@@ -191,11 +192,11 @@ print(f"- order to ready, 10 cards (one card a recipient): {order_seconds:.2f} s
       f"`cardrender render` of the same card with 10 recipients (one process): {render_seconds:.2f} s "
       f"(ratio {order_seconds / render_seconds:.2f})")
 print(f"- server RSS after 2,000 previews: {after_previews} MiB; after 20 editors' turned previews of 5 photos "
-      f"({previews} in all): {now} MiB now, {peak} MiB at peak (bound: 400 MiB)")
+      f"({previews} in all): {now} MiB now, {peak} MiB at peak (bound: 550 MiB)")
 print("- peak RSS by phase: " + "; ".join(f"{name} {value} MiB" for name, value in peaks))
 one_editor_p95 = rows[0][2]
-if one_editor_p95 > 100 or peak > 400:
-    print(f"service.sh: a bound is missed (one editor's p95 {one_editor_p95:.1f} ms, bound 100; peak RSS {peak} MiB, bound 400)",
+if one_editor_p95 > 100 or peak > 550:
+    print(f"service.sh: a bound is missed (one editor's p95 {one_editor_p95:.1f} ms, bound 100; peak RSS {peak} MiB, bound 550)",
           file=sys.stderr)
     sys.exit(1)
 PY

@@ -629,7 +629,8 @@ static inline __attribute__((always_inline)) void halve_row(const uint8_t *a, co
     const int pairs = width / 2;
     for (int x = 0; x < pairs; x++) {
         for (int band = 0; band < 3; band++) {
-            const uint32_t sum = (uint32_t)a[6 * x + band] + a[6 * x + 3 + band] + b[6 * x + band] + b[6 * x + 3 + band];
+            const uint32_t sum =
+                (uint32_t)a[6 * x + band] + a[6 * x + 3 + band] + b[6 * x + band] + b[6 * x + 3 + band];
             out[3 * x + band] = (uint8_t)((sum + 2) >> 2);
         }
     }
@@ -678,14 +679,11 @@ void CPixelKernels_halve(const uint8_t *source, size_t source_stride, int width,
 
 /// A position in 32.32 fixed point, rounded to nearest. Computed in a function compiled for
 /// the baseline only, so no target contracts it into a fused multiply-add.
-static __attribute__((noinline)) int64_t turn_fixed(double value) {
-    return (int64_t)llround(value * 4294967296.0);
-}
+static __attribute__((noinline)) int64_t turn_fixed(double value) { return (int64_t)llround(value * 4294967296.0); }
 
 /// One source tap: the pixel, or the background outside the source.
-static inline __attribute__((always_inline)) const uint8_t *turn_tap(const uint8_t *source, size_t stride, int width,
-                                                                     int height, int64_t x, int64_t y,
-                                                                     const uint8_t *background) {
+static inline __attribute__((always_inline)) const uint8_t *
+turn_tap(const uint8_t *source, size_t stride, int width, int height, int64_t x, int64_t y, const uint8_t *background) {
     if (x < 0 || y < 0 || x >= width || y >= height) return background;
     return source + stride * (size_t)y + 3 * (size_t)x;
 }
@@ -756,7 +754,8 @@ static inline __attribute__((always_inline)) void turn_row(const uint8_t *source
     int run_first = first <= 0 ? 0 : first >= count ? count : (int)ceil(first);
     int run_end = end <= 0 ? 0 : end >= count ? count : (int)floor(end) + 1;
     if (run_end < run_first) run_end = run_first;
-    while (run_first < run_end && !turn_inside(width, height, u + run_first * du, v + run_first * dv)) run_first++;
+    while (run_first < run_end && !turn_inside(width, height, u + run_first * du, v + run_first * dv))
+        run_first++;
     while (run_end > run_first && !turn_inside(width, height, u + (run_end - 1) * du, v + (run_end - 1) * dv))
         run_end--;
     for (int i = 0; i < run_first; i++)
@@ -790,15 +789,14 @@ AVX2 static void turn_avx2(const uint8_t *source, size_t stride, int source_widt
 #endif
 
 void CPixelKernels_turn(const uint8_t *source, size_t source_stride, int source_width, int source_height,
-                        uint8_t *destination, size_t destination_stride, int width, int height,
-                        const double inverse[6], const uint8_t background[3]) {
+                        uint8_t *destination, size_t destination_stride, int width, int height, const double inverse[6],
+                        const uint8_t background[3]) {
     if (width <= 0 || height <= 0) return;
     // Each row's first position from the doubles (no drift down the rows), then stepped.
     int64_t stack[2 * 512];
     int64_t *starts = height <= 512 ? stack : malloc(sizeof(int64_t) * 2 * (size_t)height);
     if (!starts) {
-        CPixelKernels_fill(destination, destination_stride, width, height, background[0], background[1],
-                           background[2]);
+        CPixelKernels_fill(destination, destination_stride, width, height, background[0], background[1], background[2]);
         return;
     }
     for (int y = 0; y < height; y++) {

@@ -54,7 +54,8 @@ public struct MemoryImage: Sendable, Equatable {
         precondition(
             x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "MemoryImage.cropped: inside")
         if x == 0, width == self.width {
-            return MemoryImage(width: width, height: height, pixels: Array(pixels[(y * stride)..<((y + height) * stride)]))
+            return MemoryImage(
+                width: width, height: height, pixels: Array(pixels[(y * stride)..<((y + height) * stride)]))
         }
         var output = [UInt8]()
         output.reserveCapacity(width * height * 3)

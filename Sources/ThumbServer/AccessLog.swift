@@ -77,8 +77,9 @@ final class AccessLog: Sendable {
         guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         let query = target[target.index(after: question)...]
         // The hit path's queries (`width=200&format=webp`) have none of these: answered at once.
-        guard query.utf8.contains(UInt8(ascii: "%")) || query.utf8.contains(UInt8(ascii: "+"))
-            || Self.mentionsSecret(query)
+        guard
+            query.utf8.contains(UInt8(ascii: "%")) || query.utf8.contains(UInt8(ascii: "+"))
+                || Self.mentionsSecret(query)
         else { return target }
         let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
             let decoded =

@@ -108,7 +108,8 @@ final class HTTP1RequestChecks: ChannelDuplexHandler, RemovableChannelHandler {
         for header in headers where equalsIgnoringCase(header.name, "connection") {
             for option in header.value.utf8.split(separator: UInt8(ascii: ",")) {
                 let trimmed = option.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
-                if trimmed.count == 5, equalsIgnoringCase(String(decoding: trimmed.reversed(), as: UTF8.self), "close") {
+                if trimmed.count == 5, equalsIgnoringCase(String(decoding: trimmed.reversed(), as: UTF8.self), "close")
+                {
                     return true
                 }
             }

@@ -135,8 +135,8 @@ void CPixelKernels_halve(const uint8_t *source, size_t source_stride, int width,
 /// edge blends into it). Positions are stepped in 32.32 fixed point and weighted in 8-bit
 /// fractions, all integer: every target writes the same bytes.
 void CPixelKernels_turn(const uint8_t *source, size_t source_stride, int source_width, int source_height,
-                        uint8_t *destination, size_t destination_stride, int width, int height,
-                        const double inverse[6], const uint8_t background[3]);
+                        uint8_t *destination, size_t destination_stride, int width, int height, const double inverse[6],
+                        const uint8_t background[3]);
 
 /// Fills `width` x `height` pixels with one colour.
 void CPixelKernels_fill(uint8_t *pixels, size_t stride, int width, int height, uint8_t red, uint8_t green,

@@ -42,7 +42,9 @@ struct DecodeLevel: Hashable, CustomStringConvertible {
         let group = 1 << halvings
         let first = (top + group - 1) / group * group
         let end = top + band.height >= decodedHeight ? top + band.height : (top + band.height) / group * group
-        guard end > first else { return (MemoryImage(width: (band.width + group - 1) / group, height: 0, pixels: []), first / group) }
+        guard end > first else {
+            return (MemoryImage(width: (band.width + group - 1) / group, height: 0, pixels: []), first / group)
+        }
         let whole = first == top && end == top + band.height
         let rows = whole ? band : band.cropped(x: 0, y: first - top, width: band.width, height: end - first)
         return (PixelKernels.halved(rows, times: halvings), first / group)

@@ -1,5 +1,5 @@
-import Glibc
 import FastPath
+import Glibc
 import ImageCore
 import VipsKit
 

@@ -49,7 +49,8 @@ struct KeptLevels<Source: FastPhotoSource>: FastPhotoSource {
             var image = whole.image
             for halvings in stride(from: 1, to: level.halvings, by: 1) {
                 image = PixelKernels.halved(image)
-                kept.keep(DecodedPhotos.Decode(image: image, warning: whole.warning), digest: name, level: key(halvings))
+                kept.keep(
+                    DecodedPhotos.Decode(image: image, warning: whole.warning), digest: name, level: key(halvings))
             }
             if level.halvings > 0 { image = PixelKernels.halved(image) }
             made = DecodedPhotos.Decode(image: image, warning: whole.warning)

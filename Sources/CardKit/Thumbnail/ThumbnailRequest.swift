@@ -40,7 +40,8 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
     /// quarter of its time; see benchmarks/RESULTS.md, issue 39). Equal requests give equal
     /// text, and different requests different text.
     public var key: String {
-        var text = "w=\(box.width.map(String.init) ?? "-") h=\(box.height.map(String.init) ?? "-") fit=\(box.fit.rawValue)"
+        var text =
+            "w=\(box.width.map(String.init) ?? "-") h=\(box.height.map(String.init) ?? "-") fit=\(box.fit.rawValue)"
         switch box.gravity {
         case .focus(let x, let y): text += " g=focus(\(x),\(y))"
         case .attention: text += " g=attention"
