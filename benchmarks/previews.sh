@@ -27,24 +27,11 @@ pid=$!
 trap 'kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 python3 - "$port" "$key" "$work" "$photo" "$heic" <<'PY'
-import http.client, json, os, sys, threading, time
+import json, os, sys, threading, time
+sys.path.insert(0, "benchmarks")
+from service_client import call, configure, connect, pick, upload
 port, key, work, photo, heic = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-auth = {"Authorization": "Bearer " + key}
-
-def call(connection, method, path, body=None, content_type="application/json"):
-    headers = dict(auth)
-    if body is not None:
-        headers["Content-Type"] = content_type
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    return response.status, response.read()
-
-def upload(path):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    with open(path, "rb") as file:
-        status, data = call(connection, "POST", "/v1/photos", file.read(), "application/octet-stream")
-    assert status in (200, 201), data
-    return json.loads(data)["id"]
+configure(port, key)
 
 def spec(photo_id, step, turned):
     # A pinch, a drag and (when turned) a turn between -40 and 40 degrees: a new gesture each step.
@@ -54,17 +41,13 @@ def spec(photo_id, step, turned):
                           "offset": {"x": ((step % 17) - 8) * 0.01, "y": ((step % 13) - 6) * 0.01}}}
 
 def editor(photo_id, count, first_step, latencies, turned):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    connection = connect()
     for step in range(first_step, first_step + count):
         body = json.dumps(spec(photo_id, step, turned(step))).encode()
         started = time.perf_counter()
         status, data = call(connection, "POST", "/v1/previews", body)
         latencies.append((time.perf_counter() - started) * 1000)
         assert status == 200, data
-
-def pick(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 photos = sorted(os.listdir(os.path.join(work, "photos")))
 ids = [upload(os.path.join(work, "photos", name)) for name in photos]

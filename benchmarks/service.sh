@@ -27,24 +27,10 @@ for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && 
 echo "serve: RSS at start $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") KiB" >&2
 python3 - "$port" "$key" "$work" "$ours" "$pid" "$photo" <<'PY'
 import http.client, json, os, shutil, statistics, subprocess, sys, threading, time
+sys.path.insert(0, "benchmarks")
+from service_client import call, configure, pick, upload
 port, key, work, ours, pid, photo = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
-auth = {"Authorization": "Bearer " + key}
-
-def call(connection, method, path, body=None, content_type="application/json"):
-    headers = dict(auth)
-    if body is not None:
-        headers["Content-Type"] = content_type
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    data = response.read()
-    return response.status, data
-
-def upload(path):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    with open(path, "rb") as file:
-        status, data = call(connection, "POST", "/v1/photos", file.read(), "application/octet-stream")
-    assert status in (200, 201), data
-    return json.loads(data)["id"]
+configure(port, key)
 
 def spec(photo_id, step, recipients=0):
     # A pinch and a drag: the scale and offset of a gesture, a new one each step.
@@ -67,9 +53,7 @@ def editor(photo_id, count, first_step, latencies):
         assert status == 200, data
 
 def percentiles(values):
-    values = sorted(values)
-    pick = lambda q: values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
-    return pick(0.5), pick(0.95), pick(0.99)
+    return pick(values, 0.5), pick(values, 0.95), pick(values, 0.99)
 
 def rss():
     with open(f"/proc/{pid}/status") as status:

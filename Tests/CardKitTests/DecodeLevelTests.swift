@@ -13,20 +13,10 @@ import VipsKit
 /// reading what earlier previews kept, is the card's sample byte for byte.
 @Suite(.libvips)
 struct DecodeLevelTests {
-    /// A reproducible noisy picture.
-    static func noise(width: Int, height: Int) -> MemoryImage {
-        var state: UInt64 = 7
-        let pixels = (0..<(width * height * 3)).map { _ -> UInt8 in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 56)
-        }
-        return MemoryImage(width: width, height: height, pixels: pixels)
-    }
-
     @Test("a band's level is the whole level's rows, at odd sizes and unaligned bands")
     func bandsHalveAsTheWhole() {
         for (width, height) in [(37, 29), (64, 64), (101, 7)] {
-            let whole = Self.noise(width: width, height: height)
+            let whole = KernelDispatchTests.noise(width: width, height: height, seed: 7)
             for halvings in 1...3 {
                 let level = DecodeLevel(shrink: 1, halvings: halvings)
                 let expected = PixelKernels.halved(whole, times: halvings)
