@@ -44,11 +44,12 @@ import VipsKit
         let run3 = try Tools.run(
             ThumbCommandTests.binary, ["render", input, "--out", second, "--cache", cache, "--frame", "love/rose"])
         #expect(!run3.stderr.contains("from the cache"))
-        // 6 cards and the 2 frames' rendered art (one miss each, in the first run with that
-        // frame; the second run's cards were all hits, so it never asked for the art).
+        // 6 cards and the 2 frames' rendered art at two sizes each, the print's and the
+        // sample's (one miss each, in the first run with that frame; the second run's cards
+        // were all hits, so it never asked for the art).
         let stats = try Tools.run(ThumbCommandTests.binary, ["cache", "stats", "--cache", cache])
-        #expect(stats.stdoutText.contains("entries: 8"))
-        #expect(stats.stdoutText.contains("hits 3, misses 8"))
+        #expect(stats.stdoutText.contains("entries: 10"))
+        #expect(stats.stdoutText.contains("hits 3, misses 10"))
     }
 
     /// Four processes on one cache at once: every store succeeds (no process removes

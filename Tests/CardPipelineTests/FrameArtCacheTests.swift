@@ -41,7 +41,8 @@ struct FrameArtCacheTests {
         let photo = try Self.photo(directory)
         let frames = Fixtures.root.path + "/frames"
         let first = try Self.card(photo, frames: frames, cache: directory + "/cache")
-        #expect(first.rasterisations == 1)
+        // The art at two sizes: the print's and the sample's.
+        #expect(first.rasterisations == 2)
         let second = try Self.card(photo, frames: frames, cache: directory + "/cache")
         #expect(second.rasterisations == 0)
         #expect(second.card.front.print == first.card.front.print)
@@ -67,7 +68,8 @@ struct FrameArtCacheTests {
         try FileManager.default.copyItem(atPath: Fixtures.root.path + "/frames", toPath: frames)
         let cache = directory + "/cache"
         let first = try Self.card(photo, frames: frames, cache: cache)
-        #expect(first.rasterisations == 1)
+        // The art at two sizes: the print's and the sample's.
+        #expect(first.rasterisations == 2)
 
         // The same frame with one colour changed in its SVG: new bytes, new key.
         let svg = frames + "/travel/airmail.svg"
@@ -76,7 +78,7 @@ struct FrameArtCacheTests {
         try text.replacingOccurrences(of: String(colour), with: "#00ff00").write(
             toFile: svg, atomically: true, encoding: .utf8)
         let edited = try Self.card(photo, frames: frames, cache: cache)
-        #expect(edited.rasterisations == 1)
+        #expect(edited.rasterisations == 2)
         #expect(edited.card.front.print != first.card.front.print)
 
         // Damage every stored art entry (the largest files); the card is still right.
@@ -91,7 +93,7 @@ struct FrameArtCacheTests {
             try handle.close()
         }
         let again = try Self.card(photo, frames: frames, cache: cache)
-        #expect(again.rasterisations == 1)
+        #expect(again.rasterisations == 2)
         #expect(again.card.front.print == edited.card.front.print)
     }
 }
