@@ -106,33 +106,8 @@ public struct Thumbnailer: Sendable {
         if frames > 1 && options.format.holdsAnimation {
             return try animation(data, header: header, plan: plan, frames: frames, request: request, options: options)
         }
-        var made: Thumbnail
-        if case .fast(let source) = plan.executor {
-            let (upright, warning) = try decode(source, shrink: plan.dctShrink, digest: digest)
-            let geometry = try fastGeometry(plan, request: request, header: header, decoded: upright)
-            let pixels = fastPixels(upright, geometry: geometry, header: header)
-            let bytes: Data
-            if geometry.isPadded {
-                bytes = try padded(pixels, geometry: geometry, box: request.box, options: options)
-            } else {
-                bytes =
-                    try FastEncoder.encode(pixels, options)
-                    ?? VImage.fromEightBitPixels(pixels.pixels, width: pixels.width, height: pixels.height, bands: 3)
-                    .encoded(options)
-            }
-            made = Thumbnail(
-                data: bytes, width: geometry.canvas.width, height: geometry.canvas.height, format: options.format,
-                path: .fast, warning: warning)
-        } else {
-            // The thumbnail's pixels are made in memory (decode errors: the input's), then
-            // encoded (encoder errors: ours); see `renderHandlingDamage`.
-            let (image, warning) = try renderHandlingDamage(data, policy: policy) { strict in
-                try generalPixels(data, header: header, plan: plan, request: request, options: options, strict: strict)
-            }
-            made = Thumbnail(
-                data: try image.encoded(options), width: image.width, height: image.height, format: options.format,
-                path: .general, warning: warning)
-        }
+        var made = try plan.executor.thumbnailRunner(self).thumbnail(
+            plan, of: data, header: header, request: request, options: options, digest: digest)
         made.sourceFrames = frames
         return made
     }
@@ -165,7 +140,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The photo decoded upright at 1/`shrink`, from `decodedPhotos` when kept there.
-    private func decode(_ source: FastJPEGSource, shrink: Int, digest: String?) throws -> (MemoryImage, String?) {
+    func decode(_ source: FastJPEGSource, shrink: Int, digest: String?) throws -> (MemoryImage, String?) {
         let memo = digest.flatMap { digest in decodedPhotos.map { (digest, $0) } }
         if let (digest, photos) = memo, let kept = photos.decode(digest: digest, shrink: shrink) {
             return (kept.image, kept.warning)
@@ -182,7 +157,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The plan's geometry, with the attention point found in the decode for `attention`.
-    private func fastGeometry(
+    func fastGeometry(
         _ plan: ThumbnailPlan, request: ThumbnailRequest, header: ImageHeader, decoded: MemoryImage
     )
         throws -> ThumbnailGeometry
@@ -211,7 +186,7 @@ public struct Thumbnailer: Sendable {
 
     /// The crop resampled from the fast path's decode: the whole decode resized exactly as
     /// the GD-style thumbnail always was, or the crop's box taken straight from it.
-    private func fastPixels(_ upright: MemoryImage, geometry: ThumbnailGeometry, header: ImageHeader) -> MemoryImage {
+    func fastPixels(_ upright: MemoryImage, geometry: ThumbnailGeometry, header: ImageHeader) -> MemoryImage {
         let size = geometry.size
         if geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight) {
             return upright.width == size.width && upright.height == size.height
@@ -227,7 +202,7 @@ public struct Thumbnailer: Sendable {
 
     /// The fast path's pixels padded to the canvas: in memory on a colour, or by libvips on
     /// transparency (an alpha band added) when no background is asked and the format has alpha.
-    private func padded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
+    func padded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
         throws -> Data
     {
         if box.background != nil || !options.format.keepsAlpha {
@@ -249,7 +224,7 @@ public struct Thumbnailer: Sendable {
 
     /// The general path: libvips's `thumbnail` to the whole photo's scaled size, in sRGB,
     /// cut to the crop and padded to the canvas, in memory.
-    private func generalPixels(
+    func generalPixels(
         _ data: ImageData, header: ImageHeader, plan: ThumbnailPlan, request: ThumbnailRequest,
         options: EncodeOptions, strict: Bool
     ) throws -> VImage {
