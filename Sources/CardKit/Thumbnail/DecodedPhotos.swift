@@ -83,6 +83,11 @@ public final class DecodedPhotos: Sendable {
         return decode
     }
 
+    /// Whether the decode of the photo `digest` at 1/`shrink` is kept (without counting a use).
+    public func contains(digest: String, shrink: Int) -> Bool {
+        state.withLock { $0.slots[Self.key(digest, shrink)] != nil }
+    }
+
     /// Keeps `decode` for the photo `digest` at 1/`shrink` (unless it is larger than
     /// 1/`largestShare` of the bound), dropping the least recently used past the bound.
     public func keep(_ decode: Decode, digest: String, shrink: Int) {

@@ -27,7 +27,8 @@ protocol ThumbnailExecutor {
 
 /// libjpeg-turbo and the SIMD kernels: decoded at the plan's DCT scale (kept in the
 /// thumbnailer's `decodedPhotos` under `digest`), the crop box resampled straight from that
-/// decode, padded in memory.
+/// decode, padded in memory; or, when no whole decode is worth holding, the rows streamed
+/// from the decoder through the resampler (`Thumbnailer.streamedPixels`, the same bytes).
 struct FastThumbnailExecutor: ThumbnailExecutor {
     let source: FastJPEGSource
     let thumbnailer: Thumbnailer
@@ -37,9 +38,17 @@ struct FastThumbnailExecutor: ThumbnailExecutor {
         _ plan: ThumbnailPlan, of data: ImageData, header: ImageHeader, request: ThumbnailRequest,
         options: EncodeOptions, digest: String?
     ) throws -> Thumbnail {
-        let (upright, warning) = try thumbnailer.decode(source, shrink: plan.dctShrink, digest: digest)
-        let geometry = try thumbnailer.fastGeometry(plan, request: request, header: header, decoded: upright)
-        let pixels = thumbnailer.fastPixels(upright, geometry: geometry, header: header)
+        let geometry: ThumbnailGeometry
+        let pixels: MemoryImage
+        let warning: String?
+        if let streamed = try thumbnailer.streamedPixels(source, plan: plan, header: header, digest: digest) {
+            (geometry, pixels, warning) = (plan.geometry, streamed.image, streamed.warning)
+        } else {
+            let upright: MemoryImage
+            (upright, warning) = try thumbnailer.decode(source, shrink: plan.dctShrink, digest: digest)
+            geometry = try thumbnailer.fastGeometry(plan, request: request, header: header, decoded: upright)
+            pixels = thumbnailer.fastPixels(upright, geometry: geometry, header: header)
+        }
         let bytes: Data
         if geometry.isPadded {
             bytes = try thumbnailer.padded(pixels, geometry: geometry, box: request.box, options: options)
@@ -66,9 +75,11 @@ struct GeneralThumbnailExecutor: ThumbnailExecutor {
     ) throws -> Thumbnail {
         // The thumbnail's pixels are made in memory (decode errors: the input's), then
         // encoded (encoder errors: ours); see `renderHandlingDamage`.
-        let (image, warning) = try renderHandlingDamage(data, policy: thumbnailer.policy) { strict in
-            try thumbnailer.generalPixels(
-                data, header: header, plan: plan, request: request, options: options, strict: strict)
+        let (image, warning) = try thumbnailer.withinBudget(header) {
+            try renderHandlingDamage(data, policy: thumbnailer.policy) { strict in
+                try thumbnailer.generalPixels(
+                    data, header: header, plan: plan, request: request, options: options, strict: strict)
+            }
         }
         return Thumbnail(
             data: try image.encoded(options), width: image.width, height: image.height, format: options.format,

@@ -33,15 +33,29 @@ public struct Thumbnailer: Sendable {
     /// Where fast-path decodes are kept for the next widths of the same photo (nil: none;
     /// used when the caller gives the photo's digest).
     public var decodedPhotos: DecodedPhotos?
+    /// The bound that whole-picture decodes (an HEIC's) wait for, shared by a server's
+    /// workers (nil: none; a batch's jobs each decode at once).
+    public var decodeBudget: DecodeBudget?
 
     public init(
         maxWidth: Int = 8192, policy: DecodePolicy = .default, engine: RenderEngine = .auto,
-        decodedPhotos: DecodedPhotos? = nil
+        decodedPhotos: DecodedPhotos? = nil, decodeBudget: DecodeBudget? = nil
     ) {
         self.maxWidth = maxWidth
         self.policy = policy
         self.engine = engine
         self.decodedPhotos = decodedPhotos
+        self.decodeBudget = decodeBudget
+    }
+
+    /// Runs `body`, a decode of the photo `header` describes, within `decodeBudget` when the
+    /// decoder holds the whole picture: libheif (HEIF and AVIF) decodes every pixel into its
+    /// planes, converts them to RGB and libvips copies them, about 9 bytes a pixel. Other
+    /// formats reach libvips's `thumbnail` through shrink-on-load or sequential reading and
+    /// reserve nothing.
+    func withinBudget<T>(_ header: ImageHeader, _ body: () throws -> T) rethrows -> T {
+        guard let decodeBudget, header.format == .heif else { return try body() }
+        return try decodeBudget.reserving(header.width * header.height * 9, body)
     }
 
     /// The output size for a source of `sourceWidth` x `sourceHeight` (upright) asked at `width`.
@@ -188,16 +202,53 @@ public struct Thumbnailer: Sendable {
     /// the GD-style thumbnail always was, or the crop's box taken straight from it.
     func fastPixels(_ upright: MemoryImage, geometry: ThumbnailGeometry, header: ImageHeader) -> MemoryImage {
         let size = geometry.size
-        if geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight) {
-            return upright.width == size.width && upright.height == size.height
-                ? upright : PixelKernels.resize(upright, width: size.width, height: size.height)
+        if upright.width == size.width && upright.height == size.height
+            && geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
+        {
+            return upright
         }
-        let scaleX = Double(upright.width) / Double(header.uprightWidth)
-        let scaleY = Double(upright.height) / Double(header.uprightHeight)
-        let crop = geometry.crop
         return PixelKernels.resample(
-            upright, box: (crop.x * scaleX, crop.y * scaleY, crop.width * scaleX, crop.height * scaleY),
+            upright, box: Self.box(geometry, header: header, decoded: (upright.width, upright.height)),
             width: size.width, height: size.height)
+    }
+
+    /// The box of a decode of `decoded` size that `geometry` resamples: the whole decode, or
+    /// the crop at the decode's scale.
+    static func box(_ geometry: ThumbnailGeometry, header: ImageHeader, decoded: (width: Int, height: Int)) -> (
+        x: Double, y: Double, width: Double, height: Double
+    ) {
+        if geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight) {
+            return (0, 0, Double(decoded.width), Double(decoded.height))
+        }
+        let scaleX = Double(decoded.width) / Double(header.uprightWidth)
+        let scaleY = Double(decoded.height) / Double(header.uprightHeight)
+        let crop = geometry.crop
+        return (crop.x * scaleX, crop.y * scaleY, crop.width * scaleX, crop.height * scaleY)
+    }
+
+    /// The plan's pixels streamed from the photo (`FastJPEGSource.streamedResample`), when
+    /// no whole decode is worth holding: the photo is stored upright, its crop needs no
+    /// attention measure, its decode is not kept in `decodedPhotos` and would not be (too
+    /// large for them, or no digest), and is not already the thumbnail's size. A server's
+    /// large widths of 12 MP photos then hold a few rows instead of a 9-36 MB decode.
+    /// - Returns: nil when the whole decode is to be made (`decode`).
+    func streamedPixels(_ source: FastJPEGSource, plan: ThumbnailPlan, header: ImageHeader, digest: String?) throws
+        -> (image: MemoryImage, warning: String?)?
+    {
+        guard source.streams, !plan.needsAttention else { return nil }
+        let decoded = source.uprightSize(shrink: plan.dctShrink)
+        let size = plan.geometry.size
+        guard decoded.width != size.width || decoded.height != size.height else { return nil }
+        if let digest, let decodedPhotos {
+            if decodedPhotos.wouldKeep(bytes: decoded.width * decoded.height * 3)
+                || decodedPhotos.contains(digest: digest, shrink: plan.dctShrink)
+            {
+                return nil
+            }
+        }
+        return try source.streamedResample(
+            shrink: plan.dctShrink, box: Self.box(plan.geometry, header: header, decoded: decoded), width: size.width,
+            height: size.height, policy: policy)
     }
 
     /// The fast path's pixels padded to the canvas: in memory on a colour, or by libvips on
