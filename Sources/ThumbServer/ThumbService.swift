@@ -43,6 +43,12 @@ public final class ThumbService: Sendable {
     /// The route prefix.
     static let prefix = "/thumb/"
 
+    /// The bound on whole-picture decodes in flight (`DecodeBudget`): one 12 MP HEIC's
+    /// (about 100 MB) and the small ones beside it: two iPhone photos decode one after the
+    /// other, so `serve`'s peak under misses holds one, not one per worker (a worker may
+    /// wait meanwhile: memory bought with some throughput, measured in RESULTS.md).
+    static let decodeBudgetBytes = 128 << 20
+
     /// Where the photos are: a directory, or a bucket (`s3://BUCKET/PREFIX`).
     enum Source: Sendable {
         case directory(RootDirectory)
@@ -94,7 +100,7 @@ public final class ThumbService: Sendable {
         thumbnailer = CachedThumbnailer(
             thumbnailer: Thumbnailer(
                 maxWidth: configuration.maxWidth, policy: configuration.policy, engine: configuration.engine,
-                decodedPhotos: decodedPhotos),
+                decodedPhotos: decodedPhotos, decodeBudget: DecodeBudget(capacity: Self.decodeBudgetBytes)),
             cache: cache)
         memory = MemoryCache(capacity: configuration.memoryCacheBytes)
         metrics = ServerMetrics()
