@@ -121,6 +121,167 @@ int CHEIFBridge_decode(const uint8_t *data, size_t size, int turn, uint8_t *pixe
     return result;
 }
 
+int CHEIFBridge_read_thumbnail_size(const uint8_t *data, size_t size, int *width, int *height, char *message,
+                                    size_t message_size) {
+    *width = 0;
+    *height = 0;
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    if (open_primary(data, size, &context, &handle, message, message_size) != 0) return -1;
+    heif_item_id ids[8];
+    int count = heif_image_handle_get_list_of_thumbnail_IDs(handle, ids, 8);
+    for (int i = 0; i < count; i++) {
+        struct heif_image_handle *thumbnail = NULL;
+        struct heif_error error = heif_image_handle_get_thumbnail(handle, ids[i], &thumbnail);
+        if (error.code != heif_error_Ok || !thumbnail) continue;
+        int w = heif_image_handle_get_width(thumbnail), h = heif_image_handle_get_height(thumbnail);
+        if ((long)w * h > (long)*width * *height) {
+            *width = w;
+            *height = h;
+        }
+        heif_image_handle_release(thumbnail);
+    }
+    close_primary(context, handle);
+    return 0;
+}
+
+static int hevc_is_420_8bit(const uint8_t *data, size_t size);
+
+struct CHEIFBridge_planes {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    struct heif_image *image;
+    const uint8_t *y, *cb, *cr;
+    int y_stride, cb_stride, cr_stride;
+    int width;
+    int r_cr, g_cb, g_cr, b_cb; // libheif's 8.8 fixed-point coefficients
+};
+
+/// Kr and Kb of the matrix coefficients of H.273 (table 4) libheif 1.15 knows without the
+/// primaries; 0 for the others (chromaticity-derived, YCgCo, ICtCp...: not taken here).
+static int matrix_weights(int matrix, double *kr, double *kb) {
+    switch (matrix) {
+    case 1:
+        *kr = 0.2126, *kb = 0.0722;
+        return 1; // BT.709
+    case 2:
+    case 5:
+    case 6:
+        *kr = 0.299, *kb = 0.114;
+        return 1; // unspecified (libheif's default), BT.601
+    case 4:
+        *kr = 0.30, *kb = 0.11;
+        return 1; // FCC
+    case 7:
+        *kr = 0.212, *kb = 0.087;
+        return 1; // SMPTE 240M
+    case 9:
+    case 10:
+        *kr = 0.2627, *kb = 0.0593;
+        return 1; // BT.2020
+    default:
+        return 0;
+    }
+}
+
+static long round_half_away(double value) { return value < 0 ? -(long)(0.5 - value) : (long)(value + 0.5); }
+
+CHEIFBridge_planes *CHEIFBridge_planes_decode(const uint8_t *data, size_t size, int *width, int *height,
+                                              int *unsupported, char *message, size_t message_size) {
+    *unsupported = 0;
+    if (!hevc_is_420_8bit(data, size)) {
+        // Asked for 4:2:0 planes, libheif would subsample a 4:4:4 picture's chroma: not ours to lose.
+        *unsupported = 1;
+        fail("not 8-bit 4:2:0 HEVC", message, message_size);
+        return NULL;
+    }
+    CHEIFBridge_planes *planes = calloc(1, sizeof(CHEIFBridge_planes));
+    if (!planes) {
+        fail("out of memory", message, message_size);
+        return NULL;
+    }
+    if (open_primary(data, size, &planes->context, &planes->handle, message, message_size) != 0) {
+        free(planes);
+        return NULL;
+    }
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) {
+        fail("out of memory", message, message_size);
+        CHEIFBridge_planes_free(planes);
+        return NULL;
+    }
+    options->ignore_transformations = 1;
+    // The decoder's own layout (checked above from the configuration boxes): no conversion.
+    struct heif_error error =
+        heif_decode_image(planes->handle, &planes->image, heif_colorspace_YCbCr, heif_chroma_420, options);
+    heif_decoding_options_free(options);
+    if (error.code != heif_error_Ok) {
+        fail(error.message, message, message_size);
+        CHEIFBridge_planes_free(planes);
+        return NULL;
+    }
+    struct heif_image *image = planes->image;
+    // libheif's nearest-neighbour 8-bit conversion takes full range only, and the matrices
+    // above; without an nclx profile it uses BT.601.
+    int matrix = 2, full_range = 1;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok && nclx) {
+        matrix = (int)nclx->matrix_coefficients;
+        full_range = nclx->full_range_flag;
+        heif_nclx_color_profile_free(nclx);
+    }
+    double kr = 0, kb = 0;
+    planes->y = heif_image_get_plane_readonly(image, heif_channel_Y, &planes->y_stride);
+    planes->cb = heif_image_get_plane_readonly(image, heif_channel_Cb, &planes->cb_stride);
+    planes->cr = heif_image_get_plane_readonly(image, heif_channel_Cr, &planes->cr_stride);
+    planes->width = heif_image_get_width(image, heif_channel_Y);
+    int rows = heif_image_get_height(image, heif_channel_Y);
+    if (heif_image_get_colorspace(image) != heif_colorspace_YCbCr ||
+        heif_image_get_chroma_format(image) != heif_chroma_420 || !planes->y || !planes->cb || !planes->cr ||
+        heif_image_get_bits_per_pixel_range(image, heif_channel_Y) != 8 ||
+        heif_image_get_bits_per_pixel_range(image, heif_channel_Cb) != 8 ||
+        heif_image_get_bits_per_pixel_range(image, heif_channel_Cr) != 8 || !full_range ||
+        !matrix_weights(matrix, &kr, &kb) || planes->width <= 0 || rows <= 0 ||
+        heif_image_get_width(image, heif_channel_Cb) < (planes->width + 1) / 2 ||
+        heif_image_get_height(image, heif_channel_Cb) < (rows + 1) / 2 ||
+        heif_image_get_width(image, heif_channel_Cr) < (planes->width + 1) / 2 ||
+        heif_image_get_height(image, heif_channel_Cr) < (rows + 1) / 2) {
+        *unsupported = 1;
+        fail("not 8-bit full-range 4:2:0 YCbCr", message, message_size);
+        CHEIFBridge_planes_free(planes);
+        return NULL;
+    }
+    double kg = 1 - kr - kb;
+    planes->r_cr = (int)round_half_away(256 * 2 * (1 - kr));
+    planes->g_cb = (int)round_half_away(256 * -(2 * kb * (1 - kb) / kg));
+    planes->g_cr = (int)round_half_away(256 * -(2 * kr * (1 - kr) / kg));
+    planes->b_cb = (int)round_half_away(256 * 2 * (1 - kb));
+    *width = planes->width;
+    *height = rows;
+    return planes;
+}
+
+static inline uint8_t clip_u8(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
+
+void CHEIFBridge_planes_row(const CHEIFBridge_planes *planes, int y, uint8_t *rgb) {
+    const uint8_t *luma = planes->y + (size_t)y * (size_t)planes->y_stride;
+    const uint8_t *cb_row = planes->cb + (size_t)(y / 2) * (size_t)planes->cb_stride;
+    const uint8_t *cr_row = planes->cr + (size_t)(y / 2) * (size_t)planes->cr_stride;
+    for (int x = 0; x < planes->width; x++) {
+        int yv = luma[x], cb = cb_row[x / 2] - 128, cr = cr_row[x / 2] - 128;
+        rgb[3 * x] = clip_u8(yv + ((planes->r_cr * cr + 128) >> 8));
+        rgb[3 * x + 1] = clip_u8(yv + ((planes->g_cb * cb + planes->g_cr * cr + 128) >> 8));
+        rgb[3 * x + 2] = clip_u8(yv + ((planes->b_cb * cb + 128) >> 8));
+    }
+}
+
+void CHEIFBridge_planes_free(CHEIFBridge_planes *planes) {
+    if (!planes) return;
+    if (planes->image) heif_image_release(planes->image);
+    close_primary(planes->context, planes->handle);
+    free(planes);
+}
+
 /// A box of the ISO base media file format: its type and its payload.
 typedef struct {
     uint32_t type;
@@ -235,4 +396,29 @@ int CHEIFBridge_read_turn(const uint8_t *data, size_t size) {
     // irot turns anticlockwise by quarters; the EXIF orientation names what makes it upright.
     static const int orientation[4] = {1, 8, 3, 6};
     return orientation[quarters];
+}
+
+/// Whether the file's HEVC configurations (every `hvcC` property: the tiles', the
+/// thumbnail's, an iPhone's monochrome gain map's) are 8-bit 4:2:0 or monochrome, so
+/// libheif's 4:2:0 planes of the primary image lose no chroma the decoder made. 0 when there
+/// is none (AVIF) or the boxes cannot be read.
+static int hevc_is_420_8bit(const uint8_t *data, size_t size) {
+    Box file = {0, data, size}, meta, iprp, ipco;
+    if (!find_child(&file, 0, FOURCC('m', 'e', 't', 'a'), &meta) ||
+        !find_child(&meta, 4, FOURCC('i', 'p', 'r', 'p'), &iprp) ||
+        !find_child(&iprp, 0, FOURCC('i', 'p', 'c', 'o'), &ipco))
+        return 0;
+    const uint8_t *bytes = ipco.payload;
+    size_t left = ipco.length;
+    Box property;
+    int configurations = 0;
+    while (next_box(&bytes, &left, &property)) {
+        if (property.type != FOURCC('h', 'v', 'c', 'C')) continue;
+        // HEVCDecoderConfigurationRecord: chromaFormat in byte 16, the bit depths in 17 and 18.
+        if (property.length < 19 || (property.payload[16] & 3) > 1 || (property.payload[17] & 7) != 0 ||
+            (property.payload[18] & 7) != 0)
+            return 0;
+        configurations++;
+    }
+    return configurations > 0;
 }

@@ -29,7 +29,7 @@ public enum HEIFCodec {
     }
 
     /// The text of a NUL-terminated message buffer.
-    private static func text(_ buffer: [CChar]) -> String {
+    static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

@@ -44,10 +44,11 @@ public final class ThumbService: Sendable {
     static let prefix = "/thumb/"
 
     /// The bound on whole-picture decodes in flight (`DecodeBudget`): one 12 MP HEIC's
-    /// (about 100 MB) and the small ones beside it: two iPhone photos decode one after the
-    /// other, so `serve`'s peak under misses holds one, not one per worker (a worker may
-    /// wait meanwhile: memory bought with some throughput, measured in RESULTS.md).
-    static let decodeBudgetBytes = 128 << 20
+    /// (about 60 MB on the fast path, 110 MB on libvips's) and the streamed and DCT-scaled
+    /// JPEGs beside it, which reserve nothing: two iPhone photos decode one after the other,
+    /// so `serve`'s peak under misses holds one, not one per worker (a worker may wait
+    /// meanwhile: memory bought with some throughput, measured in RESULTS.md).
+    static let decodeBudgetBytes = 96 << 20
 
     /// Where the photos are: a directory, or a bucket (`s3://BUCKET/PREFIX`).
     enum Source: Sendable {

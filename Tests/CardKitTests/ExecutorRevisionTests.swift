@@ -48,6 +48,8 @@ struct ExecutorRevisionTests {
         6: ["f526f5310902b31b", "b0a07f94d0841de5", "b6215d91a9cad99b", "c950e5e61a68b352"],
         // The print unchanged; the sample drawn from the photo at its own size.
         7: ["f526f5310902b31b", "360231597b400ccc", "3e49e422039c7cc4", "c950e5e61a68b352"],
+        // The same JPEG bytes; an HEIF's large thumbnails moved to the fast executor.
+        8: ["f526f5310902b31b", "360231597b400ccc", "3e49e422039c7cc4", "c950e5e61a68b352"],
     ]
 
     @Test("the fast executor's bytes are those pinned for its revision")

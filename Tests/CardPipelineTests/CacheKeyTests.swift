@@ -215,7 +215,8 @@ import VipsKit
         let thumbnailer = CachedThumbnailer(thumbnailer: Thumbnailer(), cache: nil)
         // `decodedPhotos` is a memo of decodes, not a setting: DecodedPhotosTests proves a width
         // made from a kept decode has the bytes of a fresh decode, so it stays out of the key.
-        #expect(labels(Thumbnailer()) == ["maxWidth", "policy", "engine", "decodedPhotos"])
+        // `decodeBudget` only orders decodes in time (DecodeBudgetTests, HEIFThumbnailTests).
+        #expect(labels(Thumbnailer()) == ["maxWidth", "policy", "engine", "decodedPhotos", "decodeBudget"])
         #expect(
             labels(
                 ThumbnailRecipe(width: 1, enlarge: false, options: EncodeOptions(), policy: .default, engine: .auto))

@@ -52,4 +52,33 @@ int CHEIFBridge_read_turn(const uint8_t *data, size_t size);
 int CHEIFBridge_decode(const uint8_t *data, size_t size, int turn, uint8_t *pixels, int width, int height,
                        size_t stride, char *message, size_t message_size);
 
+/// The largest thumbnail image the file embeds for its primary image (an iPhone's is
+/// 320 x 240 or so): its size in `*width` x `*height`, both 0 when there is none. libvips's
+/// `thumbnail` starts from it when it covers the thumbnail asked for.
+/// Returns 0, or -1 with libheif's message.
+int CHEIFBridge_read_thumbnail_size(const uint8_t *data, size_t size, int *width, int *height, char *message,
+                                    size_t message_size);
+
+/// The primary image decoded as stored (none of libheif's transformations) and kept as its
+/// YCbCr planes, converted to RGB a row at a time as a reader asks: a 12 MP photo holds its
+/// 18 MB of 4:2:0 planes, where the interleaved RGB picture and libheif's conversion hold
+/// 36 MB more (and libvips's copy 36 MB again). The conversion is libheif 1.15's own for this
+/// layout (8-bit full-range 4:2:0: 8.8 fixed point, nearest chroma), so a row is the bytes
+/// libheif's RGB picture has.
+/// Why: `serve` decoding iPhone photos for thumbnails peaked at one such decode per worker
+/// (benchmarks/RESULTS.md, issue 39); rows read by the resampler as it goes need no picture.
+typedef struct CHEIFBridge_planes CHEIFBridge_planes;
+
+/// Decodes the primary image of `size` bytes at `data` into planes, its stored size in
+/// `*width` x `*height`. Returns NULL with libheif's message in `message`; NULL with
+/// `*unsupported` 1 when it decoded to another layout than 8-bit full-range 4:2:0 YCbCr with
+/// a matrix libheif's fixed-point conversion takes (the caller goes libvips's way).
+CHEIFBridge_planes *CHEIFBridge_planes_decode(const uint8_t *data, size_t size, int *width, int *height,
+                                              int *unsupported, char *message, size_t message_size);
+
+/// Stored row `y` of the planes as 8-bit interleaved RGB, `width` x 3 bytes at `rgb`.
+void CHEIFBridge_planes_row(const CHEIFBridge_planes *planes, int y, uint8_t *rgb);
+
+/// Releases the planes and their decoder.
+void CHEIFBridge_planes_free(CHEIFBridge_planes *planes);
 #endif

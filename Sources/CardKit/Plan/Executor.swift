@@ -24,8 +24,8 @@ enum Executor {
     ///     it; TIFF is libvips's).
     ///   - colourOnly: grey photos stay with libvips (a grey thumbnail stays grey there).
     ///   - keepsMetadata: the output keeps the input's metadata (libvips copies it).
-    ///   - allowsHEIF: HEIF photos may take the fast executor (cards; a thumbnail does better
-    ///     from libvips, which starts from the file's embedded preview).
+    ///   - allowsHEIF: HEIF photos may take the fast executor (cards, and thumbnails larger
+    ///     than the file's embedded one: `ThumbnailPlan` decides).
     static func choose(
         photo: ImageData, header: ImageHeader, engine: RenderEngine, outputIsJPEG: Bool = true,
         colourOnly: Bool = false, keepsMetadata: Bool = false, allowsHEIF: Bool = false

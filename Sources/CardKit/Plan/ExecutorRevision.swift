@@ -15,7 +15,9 @@ public enum ExecutorRevision {
     /// PDF's title is "Postcard", not the photo's file name.
     /// 7: the sample drawn from the photo at its own size (a halved level of the print's
     /// decode), not reduced from the print; any angle turned on the fast executor.
-    public static let fast = 7
+    /// 8: an HEIF's thumbnails larger than its embedded one on the fast executor (resampled
+    /// from the decode's YCbCr planes row by row) instead of libvips's `thumbnail`.
+    public static let fast = 8
     /// The libvips executor's settings. 2: PNG level 1 with Paeth. 3: only the part of the
     /// photo the window shows is placed (enlarging: a bicubic affine of that box alone); a
     /// reduced crop resampled once; a press PDF's title is "Postcard".

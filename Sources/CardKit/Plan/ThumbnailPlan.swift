@@ -1,3 +1,4 @@
+import FastPath
 import ImageCore
 import VipsKit
 
@@ -7,11 +8,13 @@ struct ThumbnailPlan {
     /// What the thumbnail shows and its size (`ThumbnailBox.geometry`); for `attention`,
     /// the crop centred until the executor finds the point in the pixels it decodes.
     let geometry: ThumbnailGeometry
-    /// Who runs it (`Executor.choose`, as for cards).
+    /// Who runs it (`Executor.choose`, as for cards; an HEIF takes the fast executor when
+    /// libheif's transformations are a turn alone, no attention measure is asked and its
+    /// embedded thumbnail is smaller than the thumbnail).
     let executor: Executor
     /// The fast executor's DCT scale: the smallest of 1, 2, 4, 8 that leaves a reduction of
     /// at least 2 (as libvips's `thumbnail` does) for the whole photo at the crop's scale;
-    /// 1 for the general executor.
+    /// 1 for an HEIF and for the general executor.
     let dctShrink: Int
     /// Whether the crop's place waits for libvips's attention measure on the decode.
     let needsAttention: Bool
@@ -24,15 +27,33 @@ struct ThumbnailPlan {
         needsAttention =
             box.fit == .cover && box.gravity == .attention
             && !geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
-        executor = Executor.choose(
-            photo: photo, header: header, engine: engine, colourOnly: true, keepsMetadata: options.keepMetadata)
+        let whole = geometry.wholeSize(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
+        var executor = Executor.choose(
+            photo: photo, header: header, engine: engine, colourOnly: true, keepsMetadata: options.keepMetadata,
+            allowsHEIF: true)
+        if case .fastHEIF(let source) = executor,
+            needsAttention || !source.streams || Self.embeddedThumbnailCovers(source, whole: whole)
+        {
+            executor = .general
+        }
+        self.executor = executor
         if case .fast(let source) = executor {
-            dctShrink = source.shrink(
-                atLeast: geometry.wholeSize(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight),
-                headroom: 2)
+            dctShrink = source.shrink(atLeast: whole, headroom: 2)
         } else {
             dctShrink = 1
         }
+    }
+
+    /// Whether the HEIF's embedded thumbnail covers `whole` (the photo at the thumbnail's
+    /// scale): libvips's `thumbnail` then starts from it, a few milliseconds where the
+    /// primary image's HEVC decode takes hundreds.
+    private static func embeddedThumbnailCovers(_ source: FastHEIFSource, whole: (width: Int, height: Int)) -> Bool {
+        guard
+            let embedded = try? source.photo.withUnsafeBytes({ bytes throws(HEIFCodec.Failure) in
+                try HEIFCodec.thumbnailSize(of: bytes)
+            })
+        else { return false }
+        return embedded.width >= whole.width && embedded.height >= whole.height
     }
 
     /// A plan for the general executor that cuts `geometry` as it is (a placeholder's).

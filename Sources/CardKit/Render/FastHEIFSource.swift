@@ -7,8 +7,9 @@ import VipsKit
 /// converted to sRGB once decoded). libheif decodes it straight into the executor's buffer:
 /// the same library, hence the same pixels, as libvips's `heifload`. A turn (`irot`, an
 /// iPhone's portrait photo) is made by the fast path's orientation kernel, faster than
-/// libheif's; a mirror or a crop by libheif. Cards only: a thumbnail of an HEIC stays with libvips, whose
-/// `thumbnail` starts from the file's embedded preview when that is large enough.
+/// libheif's; a mirror or a crop by libheif. A thumbnail reads the decode's YCbCr planes a row
+/// at a time instead (`streamedResample`), unless the file's embedded thumbnail covers it
+/// (libvips's `thumbnail` starts from that).
 struct FastHEIFSource: FastPhotoSource {
     /// The encoded photo.
     let photo: ImageData

@@ -49,18 +49,43 @@ struct FastThumbnailExecutor: ThumbnailExecutor {
             geometry = try thumbnailer.fastGeometry(plan, request: request, header: header, decoded: upright)
             pixels = thumbnailer.fastPixels(upright, geometry: geometry, header: header)
         }
-        let bytes: Data
-        if geometry.isPadded {
-            bytes = try thumbnailer.padded(pixels, geometry: geometry, box: request.box, options: options)
-        } else {
-            bytes =
-                try FastEncoder.encode(pixels, options)
-                ?? VImage.fromEightBitPixels(pixels.pixels, width: pixels.width, height: pixels.height, bands: 3)
-                .encoded(options)
+        return Thumbnail(
+            data: try thumbnailer.encoded(pixels, geometry: geometry, box: request.box, options: options),
+            width: geometry.canvas.width, height: geometry.canvas.height, format: options.format, path: path,
+            warning: warning)
+    }
+}
+
+/// libheif and the SIMD kernels, for an HEIF whose embedded thumbnail is too small: the
+/// crop's box resampled from the decode's YCbCr planes a row at a time
+/// (`FastHEIFSource.streamedResample`), turned upright and converted to sRGB once small,
+/// padded in memory. The decode (about 5 bytes a pixel at its peak: libheif holds the tiles'
+/// pictures beside the planes it pastes them into) is held within the
+/// thumbnailer's `decodeBudget`. A photo that decodes to another layout goes libvips's way.
+struct FastHEIFThumbnailExecutor: ThumbnailExecutor {
+    let source: FastHEIFSource
+    let thumbnailer: Thumbnailer
+    var path: RenderPath { .fast }
+
+    func thumbnail(
+        _ plan: ThumbnailPlan, of data: ImageData, header: ImageHeader, request: ThumbnailRequest,
+        options: EncodeOptions, digest: String?
+    ) throws -> Thumbnail {
+        let geometry = plan.geometry
+        let size = geometry.size
+        let box = Thumbnailer.box(
+            geometry, header: header, decoded: (header.uprightWidth, header.uprightHeight))
+        let pixels = try thumbnailer.withinBudget(bytes: header.width * header.height * 5) {
+            try source.streamedResample(box: box, width: size.width, height: size.height)
+        }
+        guard let pixels else {
+            return try GeneralThumbnailExecutor(thumbnailer: thumbnailer).thumbnail(
+                plan, of: data, header: header, request: request, options: options, digest: digest)
         }
         return Thumbnail(
-            data: bytes, width: geometry.canvas.width, height: geometry.canvas.height, format: options.format,
-            path: path, warning: warning)
+            data: try thumbnailer.encoded(pixels, geometry: geometry, box: request.box, options: options),
+            width: geometry.canvas.width, height: geometry.canvas.height, format: options.format, path: path,
+            warning: nil)
     }
 }
 
@@ -75,7 +100,10 @@ struct GeneralThumbnailExecutor: ThumbnailExecutor {
     ) throws -> Thumbnail {
         // The thumbnail's pixels are made in memory (decode errors: the input's), then
         // encoded (encoder errors: ours); see `renderHandlingDamage`.
-        let (image, warning) = try thumbnailer.withinBudget(header) {
+        // libheif holds the whole picture: its planes, the RGB picture and libvips's copy.
+        let (image, warning) = try thumbnailer.withinBudget(
+            bytes: header.format == .heif ? header.width * header.height * 9 : 0
+        ) {
             try renderHandlingDamage(data, policy: thumbnailer.policy) { strict in
                 try thumbnailer.generalPixels(
                     data, header: header, plan: plan, request: request, options: options, strict: strict)
@@ -88,12 +116,12 @@ struct GeneralThumbnailExecutor: ThumbnailExecutor {
 }
 
 extension Executor {
-    /// The executor that runs thumbnail plans chosen for this one (an HEIF source is never
-    /// chosen for a thumbnail: `allowsHEIF` is off).
+    /// The executor that runs thumbnail plans chosen for this one.
     func thumbnailRunner(_ thumbnailer: Thumbnailer) -> any ThumbnailExecutor {
         switch self {
         case .fast(let source): FastThumbnailExecutor(source: source, thumbnailer: thumbnailer)
-        case .fastHEIF, .general: GeneralThumbnailExecutor(thumbnailer: thumbnailer)
+        case .fastHEIF(let source): FastHEIFThumbnailExecutor(source: source, thumbnailer: thumbnailer)
+        case .general: GeneralThumbnailExecutor(thumbnailer: thumbnailer)
         }
     }
 }
