@@ -399,9 +399,10 @@ int CHEIFBridge_read_turn(const uint8_t *data, size_t size) {
 }
 
 /// Whether the file's HEVC configurations (every `hvcC` property: the tiles', the
-/// thumbnail's, an iPhone's monochrome gain map's) are 8-bit 4:2:0 or monochrome, so
-/// libheif's 4:2:0 planes of the primary image lose no chroma the decoder made. 0 when there
-/// is none (AVIF) or the boxes cannot be read.
+/// thumbnail's, an iPhone's monochrome gain map's) are 8-bit 4:2:0 or monochrome and none is
+/// AV1's, so libheif's 4:2:0 planes of the primary image lose no chroma the decoder made. 0
+/// when there is none (AVIF) or the boxes cannot be read. (libheif 1.15 cannot say a stream's
+/// chroma before decoding, and asked for an undefined layout it returns RGB.)
 static int hevc_is_420_8bit(const uint8_t *data, size_t size) {
     Box file = {0, data, size}, meta, iprp, ipco;
     if (!find_child(&file, 0, FOURCC('m', 'e', 't', 'a'), &meta) ||
@@ -413,6 +414,8 @@ static int hevc_is_420_8bit(const uint8_t *data, size_t size) {
     Box property;
     int configurations = 0;
     while (next_box(&bytes, &left, &property)) {
+        // An AV1 picture (an AVIF, perhaps with an HEVC thumbnail) would be converted to 4:2:0.
+        if (property.type == FOURCC('a', 'v', '1', 'C')) return 0;
         if (property.type != FOURCC('h', 'v', 'c', 'C')) continue;
         // HEVCDecoderConfigurationRecord: chromaFormat in byte 16, the bit depths in 17 and 18.
         if (property.length < 19 || (property.payload[16] & 3) > 1 || (property.payload[17] & 7) != 0 ||

@@ -17,8 +17,9 @@ extension HEIFCodec {
 
     /// The primary image decoded as stored (no rotation, mirror or crop applied) and kept as
     /// its YCbCr planes, read as RGB a row at a time (`row(_:into:)`, libheif's own 8-bit
-    /// conversion): a 12 MP photo holds 18 MB of planes instead of a 36 MB RGB picture and
-    /// libheif's conversion beside it. One reader at a time.
+    /// formula): a 12 MP photo holds 18 MB of planes (libheif's peak while decoding them,
+    /// its tiles beside, is about 55 MB) instead of a 36 MB RGB picture and libheif's
+    /// conversion beside it. One reader at a time.
     public final class Planes {
         private let planes: OpaquePointer
         /// The stored picture's size.

@@ -1,6 +1,7 @@
 import FastPath
 import Foundation
 import ImageCore
+import Synchronization
 import TestSupport
 import Testing
 import VipsKit
@@ -177,10 +178,35 @@ struct HEIFThumbnailTests {
         }
     }
 
-    @Test func theDecodeBudgetHoldsThePlanes() throws {
+    /// The fast path's decode waits for the budget: held by another thread, the thumbnail
+    /// is counted as waiting, and is made once the budget is given back.
+    @Test func theDecodeWaitsForTheBudget() throws {
         let data = try ImageData(contentsOfFile: Self.iPhone, maxBytes: 64 << 20)
-        let budget = DecodeBudget(capacity: 1)
-        let made = try Thumbnailer(decodeBudget: budget).thumbnail(of: data, width: 1000)
-        #expect(made.path == .fast && made.width == 1000 && budget.reserved == 0)
+        let budget = DecodeBudget(capacity: 96 << 20)
+        let (holding, release, made) = (DecodeBudgetTests.Gate(), DecodeBudgetTests.Gate(), DecodeBudgetTests.Gate())
+        Thread.detachNewThread {
+            budget.reserving(90 << 20) {
+                holding.open()
+                release.pass()
+            }
+        }
+        holding.pass()
+        let result = Mutex<Thumbnail?>(nil)
+        Thread.detachNewThread {
+            let thumbnail = try? Thumbnailer(decodeBudget: budget).thumbnail(of: data, width: 1000)
+            result.withLock { $0 = thumbnail }
+            made.open()
+        }
+        var spins = 0
+        while budget.waiting == 0 && spins < 10_000_000 {
+            sched_yield()
+            spins += 1
+        }
+        #expect(budget.waiting == 1, "the thumbnail's decode did not wait for the budget")
+        #expect(result.withLock { $0 } == nil)
+        release.open()
+        made.pass()
+        let thumbnail = try #require(result.withLock { $0 })
+        #expect(thumbnail.path == .fast && thumbnail.width == 1000 && budget.reserved == 0)
     }
 }

@@ -72,6 +72,18 @@ import VipsKit
         let uprightPlan = ThumbnailPlan(
             photo: photo, header: header, request: upright, options: EncodeOptions(), engine: .auto)
         #expect(try Thumbnailer().streamedPixels(source, plan: uprightPlan, header: header, digest: nil) != nil)
+        guard Fixtures.corpusAvailable else { return }
+        let turned = try ImageData(contentsOfFile: Fixtures.photo("orientation/Landscape_6.jpg"), maxBytes: 64 << 20)
+        let turnedHeader = try turned.photoHeader(policy: .default)
+        let turnedPlan = ThumbnailPlan(
+            photo: turned, header: turnedHeader, request: upright, options: EncodeOptions(), engine: .auto)
+        guard case .fast(let turnedSource) = turnedPlan.executor else {
+            Issue.record("expected the fast executor for a turned JPEG")
+            return
+        }
+        #expect(!turnedSource.streams)
+        #expect(
+            try Thumbnailer().streamedPixels(turnedSource, plan: turnedPlan, header: turnedHeader, digest: nil) == nil)
     }
 
     @Test func aDamagedPhotoWarnsOrFailsAsTheWholeDecodeDoes() throws {

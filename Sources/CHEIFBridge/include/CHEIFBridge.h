@@ -60,11 +60,12 @@ int CHEIFBridge_read_thumbnail_size(const uint8_t *data, size_t size, int *width
                                     size_t message_size);
 
 /// The primary image decoded as stored (none of libheif's transformations) and kept as its
-/// YCbCr planes, converted to RGB a row at a time as a reader asks: a 12 MP photo holds its
-/// 18 MB of 4:2:0 planes, where the interleaved RGB picture and libheif's conversion hold
-/// 36 MB more (and libvips's copy 36 MB again). The conversion is libheif 1.15's own for this
-/// layout (8-bit full-range 4:2:0: 8.8 fixed point, nearest chroma), so a row is the bytes
-/// libheif's RGB picture has.
+/// YCbCr planes, converted to RGB a row at a time as a reader asks: the decode's 18 MB of
+/// 4:2:0 planes for a 12 MP photo (libheif's peak while decoding, its tiles beside the
+/// planes, is about 55 MB), where the interleaved RGB picture adds 36 MB and libvips's copy
+/// 36 MB more. The conversion is libheif 1.15's formula for this layout (8-bit full-range
+/// 4:2:0: 8.8 fixed point, nearest chroma); libheif's own RGB picture differs from it in
+/// about 5 % of the bytes (mean 0.08 of 255, tested), for reasons not traced.
 /// Why: `serve` decoding iPhone photos for thumbnails peaked at one such decode per worker
 /// (benchmarks/RESULTS.md, issue 39); rows read by the resampler as it goes need no picture.
 typedef struct CHEIFBridge_planes CHEIFBridge_planes;

@@ -18,6 +18,13 @@ struct ThumbnailPlan {
     let dctShrink: Int
     /// Whether the crop's place waits for libvips's attention measure on the decode.
     let needsAttention: Bool
+    /// What a decode holding the whole picture takes while it runs, reserved in the
+    /// thumbnailer's `decodeBudget`: an HEIF's (libheif decodes every pixel; about 5 bytes a
+    /// pixel at the fast path's peak, 9 on libvips's with its RGB picture and copy; nothing
+    /// when libvips starts from the embedded thumbnail). A JPEG's is the fast executor's to
+    /// reserve (only a decode it holds whole, `Thumbnailer.decode`); other formats' are read
+    /// sequentially by libvips: 0.
+    let wholeDecodeBytes: Int
 
     init(photo: ImageData, header: ImageHeader, request: ThumbnailRequest, options: EncodeOptions, engine: RenderEngine)
     {
@@ -31,12 +38,18 @@ struct ThumbnailPlan {
         var executor = Executor.choose(
             photo: photo, header: header, engine: engine, colourOnly: true, keepsMetadata: options.keepMetadata,
             allowsHEIF: true)
-        if case .fastHEIF(let source) = executor,
-            needsAttention || !source.streams || Self.embeddedThumbnailCovers(source, whole: whole)
-        {
+        let embeddedCovers =
+            header.format == .heif && Self.embeddedThumbnailCovers(photo, whole: whole)
+        if case .fastHEIF(let source) = executor, needsAttention || !source.streams || embeddedCovers {
             executor = .general
         }
         self.executor = executor
+        switch executor {
+        case .fastHEIF: wholeDecodeBytes = header.width * header.height * 5
+        case .general where header.format == .heif && !embeddedCovers:
+            wholeDecodeBytes = header.width * header.height * 9
+        case .general, .fast: wholeDecodeBytes = 0
+        }
         if case .fast(let source) = executor {
             dctShrink = source.shrink(atLeast: whole, headroom: 2)
         } else {
@@ -44,16 +57,17 @@ struct ThumbnailPlan {
         }
     }
 
-    /// Whether the HEIF's embedded thumbnail covers `whole` (the photo at the thumbnail's
-    /// scale): libvips's `thumbnail` then starts from it, a few milliseconds where the
-    /// primary image's HEVC decode takes hundreds.
-    private static func embeddedThumbnailCovers(_ source: FastHEIFSource, whole: (width: Int, height: Int)) -> Bool {
+    /// Whether the HEIF's embedded thumbnail is larger than `whole` (the photo at the
+    /// thumbnail's scale): libvips's `thumbnail` then starts from it (libvips 8.14 takes it
+    /// when it would shrink it, not when equal), a few milliseconds where the primary
+    /// image's HEVC decode takes hundreds.
+    private static func embeddedThumbnailCovers(_ photo: ImageData, whole: (width: Int, height: Int)) -> Bool {
         guard
-            let embedded = try? source.photo.withUnsafeBytes({ bytes throws(HEIFCodec.Failure) in
+            let embedded = try? photo.withUnsafeBytes({ bytes throws(HEIFCodec.Failure) in
                 try HEIFCodec.thumbnailSize(of: bytes)
             })
         else { return false }
-        return embedded.width >= whole.width && embedded.height >= whole.height
+        return embedded.width > whole.width && embedded.height > whole.height
     }
 
     /// A plan for the general executor that cuts `geometry` as it is (a placeholder's).
@@ -62,5 +76,6 @@ struct ThumbnailPlan {
         executor = .general
         dctShrink = 1
         needsAttention = false
+        wholeDecodeBytes = 0
     }
 }

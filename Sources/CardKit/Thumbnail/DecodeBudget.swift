@@ -20,16 +20,23 @@ public final class DecodeBudget: Sendable {
     }
 
     /// Runs `body` once `bytes` fit beside the reservations in flight (at once when nothing
-    /// is held), holding them until it returns.
+    /// is held) and every earlier reservation has started, holding them until it returns.
+    /// `body` must not reserve again (a thread waiting on itself would never wake).
     public func reserving<T>(_ bytes: Int, _ body: () throws -> T) rethrows -> T {
         let bytes = max(0, bytes)
         condition.lock()
-        while held.bytes > 0 && held.bytes + bytes > capacity {
+        // First come, first served: a large reservation waiting for the others to finish is
+        // not overtaken by smaller ones that would fit (it would wait for ever under load).
+        let ticket = held.nextTicket
+        held.nextTicket += 1
+        while ticket != held.serving || (held.bytes > 0 && held.bytes + bytes > capacity) {
             held.waiting += 1
             condition.wait()
             held.waiting -= 1
         }
+        held.serving += 1
         held.bytes += bytes
+        condition.broadcast()  // the next ticket may fit beside this one
         condition.unlock()
         defer {
             condition.lock()
@@ -56,10 +63,13 @@ public final class DecodeBudget: Sendable {
 
     /// The counters, read and written only under `condition`'s lock.
     private final class HeldBytes: @unchecked Sendable {
-        // @unchecked: `bytes` and `waiting` are touched only between `condition.lock()` and
+        // @unchecked: every field is touched only between `condition.lock()` and
         // `unlock()` in `DecodeBudget` (the class is private to it), so no two threads access
         // them at once.
         var bytes = 0
         var waiting = 0
+        /// The ticket the next reservation takes, and the one allowed in next.
+        var nextTicket = 0
+        var serving = 0
     }
 }

@@ -28,7 +28,8 @@ protocol ThumbnailExecutor {
 /// libjpeg-turbo and the SIMD kernels: decoded at the plan's DCT scale (kept in the
 /// thumbnailer's `decodedPhotos` under `digest`), the crop box resampled straight from that
 /// decode, padded in memory; or, when no whole decode is worth holding, the rows streamed
-/// from the decoder through the resampler (`Thumbnailer.streamedPixels`, the same bytes).
+/// from the decoder through the resampler (`Thumbnailer.streamedPixels`, the same bytes). A
+/// whole decode that is not already kept is made within the thumbnailer's `decodeBudget`.
 struct FastThumbnailExecutor: ThumbnailExecutor {
     let source: FastJPEGSource
     let thumbnailer: Thumbnailer
@@ -44,10 +45,16 @@ struct FastThumbnailExecutor: ThumbnailExecutor {
         if let streamed = try thumbnailer.streamedPixels(source, plan: plan, header: header, digest: digest) {
             (geometry, pixels, warning) = (plan.geometry, streamed.image, streamed.warning)
         } else {
-            let upright: MemoryImage
-            (upright, warning) = try thumbnailer.decode(source, shrink: plan.dctShrink, digest: digest)
-            geometry = try thumbnailer.fastGeometry(plan, request: request, header: header, decoded: upright)
-            pixels = thumbnailer.fastPixels(upright, geometry: geometry, header: header)
+            // A whole decode not kept (a turned photo's, an attention crop's) is held while
+            // it is resampled, with its upright copy when turned: within the budget.
+            let size = source.uprightSize(shrink: plan.dctShrink)
+            let kept = digest.map { thumbnailer.decodedPhotos?.contains(digest: $0, shrink: plan.dctShrink) ?? false }
+            let held = kept == true ? 0 : size.width * size.height * 3 * (source.info.orientation == 1 ? 1 : 2)
+            (geometry, pixels, warning) = try thumbnailer.withinBudget(bytes: held) {
+                let (upright, warning) = try thumbnailer.decode(source, shrink: plan.dctShrink, digest: digest)
+                let geometry = try thumbnailer.fastGeometry(plan, request: request, header: header, decoded: upright)
+                return (geometry, thumbnailer.fastPixels(upright, geometry: geometry, header: header), warning)
+            }
         }
         return Thumbnail(
             data: try thumbnailer.encoded(pixels, geometry: geometry, box: request.box, options: options),
@@ -75,7 +82,7 @@ struct FastHEIFThumbnailExecutor: ThumbnailExecutor {
         let size = geometry.size
         let box = Thumbnailer.box(
             geometry, header: header, decoded: (header.uprightWidth, header.uprightHeight))
-        let pixels = try thumbnailer.withinBudget(bytes: header.width * header.height * 5) {
+        let pixels = try thumbnailer.withinBudget(bytes: plan.wholeDecodeBytes) {
             try source.streamedResample(box: box, width: size.width, height: size.height)
         }
         guard let pixels else {
@@ -100,10 +107,7 @@ struct GeneralThumbnailExecutor: ThumbnailExecutor {
     ) throws -> Thumbnail {
         // The thumbnail's pixels are made in memory (decode errors: the input's), then
         // encoded (encoder errors: ours); see `renderHandlingDamage`.
-        // libheif holds the whole picture: its planes, the RGB picture and libvips's copy.
-        let (image, warning) = try thumbnailer.withinBudget(
-            bytes: header.format == .heif ? header.width * header.height * 9 : 0
-        ) {
+        let (image, warning) = try thumbnailer.withinBudget(bytes: plan.wholeDecodeBytes) {
             try renderHandlingDamage(data, policy: thumbnailer.policy) { strict in
                 try thumbnailer.generalPixels(
                     data, header: header, plan: plan, request: request, options: options, strict: strict)
