@@ -33,9 +33,11 @@ static int open_primary(const uint8_t *data, size_t size, struct heif_context **
     struct heif_error error = heif_context_read_from_memory_without_copy(*context, data, size, NULL);
     if (error.code == heif_error_Ok) error = heif_context_get_primary_image_handle(*context, handle);
     if (error.code != heif_error_Ok) {
+        // libheif's message lives in the context: copied out before the context is freed.
+        fail(error.message, message, message_size);
         heif_context_free(*context);
         *context = NULL;
-        return fail(error.message, message, message_size);
+        return -1;
     }
     return 0;
 }
