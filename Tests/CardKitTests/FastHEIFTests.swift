@@ -37,11 +37,8 @@ struct FastHEIFTests {
     /// from the boxes (`HEIFCodec.turn`).
     @Test(arguments: [0, 1, 2, 3])
     func everyQuarterTurnMatches(quarters: UInt8) throws {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.iPhone))
-        let box = try #require(bytes.firstRange(of: Data("irot".utf8)), "the corpus HEIC has an irot box")
-        bytes[box.upperBound] = quarters
-        let path = try Fixtures.scratchDirectory("turn\(quarters)") + "/turned.heic"
-        try bytes.write(to: URL(fileURLWithPath: path))
+        let path = try Self.turnedCopy(quarters: quarters, scratch: "turn\(quarters)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(bytes.withUnsafeBytes { HEIFCodec.turn(of: $0) } == [1, 8, 3, 6][Int(quarters)])
         try FastPathTests().compare(file: path, CardSpec(), "irot \(quarters)")
     }
@@ -69,6 +66,17 @@ struct FastHEIFTests {
         }
         #expect(answers.isSubset(of: [nil, 1, 3, 6, 8]), "\(answers)")
         #expect(answers.contains(6) && answers.contains(nil), "the whole header turns; cut ones do not")
+    }
+
+    /// A copy of the corpus HEIC with its `irot` box set to `quarters` anticlockwise quarter
+    /// turns, in the scratch directory `scratch`; its path.
+    static func turnedCopy(quarters: UInt8, scratch: String) throws -> String {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: iPhone))
+        let box = try #require(bytes.firstRange(of: Data("irot".utf8)), "the corpus HEIC has an irot box")
+        bytes[box.upperBound] = quarters
+        let path = try Fixtures.scratchDirectory(scratch) + "/turned.heic"
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// `body` over a copy of `bytes` that ends exactly where a page mapped without access

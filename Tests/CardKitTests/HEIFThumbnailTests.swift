@@ -84,11 +84,7 @@ struct HEIFThumbnailTests {
     /// libvips puts it (the box mapped into the stored picture, the result turned upright).
     @Test(arguments: [0, 1, 2, 3])
     func everyQuarterTurnCropsTheSamePlace(quarters: UInt8) throws {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.iPhone))
-        let box = try #require(bytes.firstRange(of: Data("irot".utf8)), "the corpus HEIC has an irot box")
-        bytes[box.upperBound] = quarters
-        let path = try Fixtures.scratchDirectory("thumbturn\(quarters)") + "/turned.heic"
-        try bytes.write(to: URL(fileURLWithPath: path))
+        let path = try FastHEIFTests.turnedCopy(quarters: quarters, scratch: "thumbturn\(quarters)")
         try compare(
             path,
             ThumbnailRequest(
