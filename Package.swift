@@ -1,19 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The C targets are compiled optimised in every configuration, so the tests run the same
-// code that ships (at -O2 a setjmp handler bug showed up that -O0 hid).
-// Warnings are errors in our own targets (C and Swift) in every build, so the test build is
-// the warnings check and CI needs no third build; dependencies are not affected.
-// The sanitizer phase (`scripts/sanitize.sh`, run by CI) builds with CARDRENDER_SANITIZE=1 and
-// `--sanitize=address`: our C is also built with UndefinedBehaviorSanitizer, trapping on the
-// first undefined operation (Swift's toolchain has no UBSan runtime to link on Linux).
-let sanitizedC: [CSetting] =
-    Context.environment["CARDRENDER_SANITIZE"] == "1"
-    ? [.unsafeFlags(["-fsanitize=undefined", "-fsanitize-trap=undefined", "-fno-omit-frame-pointer"])] : []
-let optimisedC: [CSetting] = [.unsafeFlags(["-O2", "-Werror"])] + sanitizedC
-let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
-
 // libvips, GLib and Pango are not linked but opened on first use (CLazyLibraries), so a
 // fast-path process never loads them. Their headers' directories are given here instead
 // of by pkg-config: SwiftPM links a pkg-config module's libraries into every product that
@@ -27,19 +14,41 @@ let nativeHeaderDirectories = [
     "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/pango-1.0",
     "/usr/include/harfbuzz", "/usr/include/freetype2", "/usr/include/cairo",
 ]
-let nativeHeaders: [CSetting] = [.unsafeFlags(nativeHeaderDirectories.map { "-I" + $0 })]
+let nativeHeaders = nativeHeaderDirectories.map { "-I" + $0 }
 // OpenCV's headers, unpacked from Debian's libopencv-core-dev and libopencv-objdetect-dev by
 // scripts/setup.sh into .build/opencv: installing those packages would pull in 93 MB of Qt,
 // FFmpeg and GDAL (libopencv-objdetect-dev depends on libopencv-highgui-dev) that no build
 // uses. The library itself (libopencv-objdetect406) is opened on first use (CFaceDetector).
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
-let openCVHeaders: [CXXSetting] = [
-    .unsafeFlags(
-        ["-O2", "-Werror", "-I" + packageDirectory + "/.build/opencv/usr/include/opencv4"]
-            + (Context.environment["CARDRENDER_SANITIZE"] == "1"
-                ? ["-fsanitize=undefined", "-fsanitize-trap=undefined", "-fno-omit-frame-pointer"] : []))
-]
-let nativeHeadersForSwift: [SwiftSetting] = [.unsafeFlags(nativeHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] })]
+let openCVHeaders = ["-I" + packageDirectory + "/.build/opencv/usr/include/opencv4"]
+
+/// Where every C and C++ target and every system module lives: one folder each.
+let nativeFolder = "Sources/Native"
+
+// The C targets are compiled optimised in every configuration, so the tests run the same
+// code that ships (at -O2 a setjmp handler bug showed up that -O0 hid), with warnings as
+// errors. The sanitizer phase (`scripts/sanitize.sh`, run by CI) builds with
+// CARDRENDER_SANITIZE=1 and `--sanitize=address`: our C and C++ are also built with
+// UndefinedBehaviorSanitizer, trapping on the first undefined operation (Swift's toolchain
+// has no UBSan runtime to link on Linux).
+let nativeFlags =
+    ["-O2", "-Werror"]
+    + (Context.environment["CARDRENDER_SANITIZE"] == "1"
+        ? ["-fsanitize=undefined", "-fsanitize-trap=undefined", "-fno-omit-frame-pointer"] : [])
+
+/// A C or C++ target of ours, `Sources/Native/<name>`: built with `nativeFlags` plus the extra
+/// header directories it names, linking the system libraries it names.
+func native(
+    _ name: String, dependencies: [Target.Dependency] = [], includes: [String] = [], links: [String] = []
+) -> Target {
+    .target(
+        name: name, dependencies: dependencies, path: nativeFolder + "/" + name,
+        cSettings: [.unsafeFlags(nativeFlags + includes)], cxxSettings: [.unsafeFlags(nativeFlags + includes)],
+        linkerSettings: links.map { .linkedLibrary($0) })
+}
+
+/// A library's headers as a system module (`Sources/Native/<name>/module.modulemap`): nothing linked.
+func headers(_ name: String) -> Target { .systemLibrary(name: name, path: nativeFolder + "/" + name) }
 
 // Linux only: the code calls Glibc directly (O_TMPFILE, /proc/self, mallopt) and is built
 // and tested on Debian 12; no Apple platform is declared because none is built.
@@ -79,43 +88,39 @@ let package = Package(
     ],
     targets: [
         // The libvips C API's headers (apt `libvips-dev`); the library is opened by CLazyLibraries.
-        .systemLibrary(name: "CVips"),
+        headers("CVips"),
         // Defines the functions of libvips, GLib and Pango we call; each opens its library on first use.
-        .target(
-            name: "CLazyLibraries", cSettings: optimisedC + nativeHeaders, linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CVipsShim", dependencies: ["CVips", "CLazyLibraries"], cSettings: optimisedC + nativeHeaders),
+        native("CLazyLibraries", includes: nativeHeaders, links: ["dl"]),
+        native("CVipsShim", dependencies: ["CVips", "CLazyLibraries"], includes: nativeHeaders),
         // openat2(2), which glibc does not wrap, for ConfinedDirectory.
-        .target(name: "CFileUtilities", cSettings: optimisedC),
+        native("CFileUtilities"),
         .target(
             name: "FileUtilities",
             dependencies: ["CFileUtilities", .product(name: "SystemPackage", package: "swift-system")]),
         // libjpeg-turbo (Debian libjpeg62-turbo-dev) with errors that return instead of exit().
-        .target(name: "CJPEGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("jpeg")]),
+        native("CJPEGBridge", links: ["jpeg"]),
         // libpng (Debian libpng-dev) with errors that return, for the fast path's PNGs.
-        .target(name: "CPNGBridge", cSettings: optimisedC, linkerSettings: [.linkedLibrary("png16")]),
+        native("CPNGBridge", links: ["png16"]),
         // An embedded RGB profile (Display P3, ...) to sRGB with lcms2 (Debian liblcms2-dev).
-        .target(name: "CColourTransform", cSettings: optimisedC, linkerSettings: [.linkedLibrary("lcms2")]),
+        native("CColourTransform", links: ["lcms2"]),
         // The fast path's SIMD loops, runtime-dispatched (target_clones).
-        .target(name: "CPixelKernels", cSettings: optimisedC),
+        native("CPixelKernels"),
         // Pango, cairo and fontconfig's headers (apt `libpango1.0-dev`); opened by CLazyLibraries.
-        .systemLibrary(name: "CPango"),
+        headers("CPango"),
         // The message side's text: layout, coverage of every character, drawing.
-        .target(
-            name: "CTextLayout", dependencies: ["CPango", "CLazyLibraries"], cSettings: optimisedC + nativeHeaders),
+        native("CTextLayout", dependencies: ["CPango", "CLazyLibraries"], includes: nativeHeaders),
         // An HEIF photo's primary image straight through libheif (opened by CLazyLibraries).
-        .target(name: "CHEIFBridge", dependencies: ["CLazyLibraries", "CPixelKernels"], cSettings: optimisedC),
+        native("CHEIFBridge", dependencies: ["CLazyLibraries", "CPixelKernels"]),
         // OpenCV's cascade face detector (C++ behind a C interface), opened on first use.
-        .target(name: "CFaceDetector", cxxSettings: openCVHeaders, linkerSettings: [.linkedLibrary("dl")]),
+        native("CFaceDetector", includes: openCVHeaders, links: ["dl"]),
         // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CLazyLibraries.
-        .systemLibrary(name: "CQPDF"),
-        // PDF documents written and read through libqpdf: the press print files and preflight.
+        headers("CQPDF"),
         // How far a Flate stream inflates, counted before libqpdf decodes it (zlib, apt `zlib1g-dev`).
-        .target(name: "CInflate", cSettings: optimisedC, linkerSettings: [.linkedLibrary("z")]),
+        native("CInflate", links: ["z"]),
+        // PDF documents written and read through libqpdf: the press print files and preflight.
         .target(name: "PressPDF", dependencies: ["CQPDF", "CInflate", "CLazyLibraries"]),
         // The native libraries' versions from their headers, for the cache key (nothing linked).
-        .target(
-            name: "CNativeVersions",
-            cSettings: optimisedC + nativeHeaders + [.unsafeFlags(["-I/usr/include/librsvg-2.0"])]),
+        native("CNativeVersions", includes: nativeHeaders + ["-I/usr/include/librsvg-2.0"]),
         // The image vocabulary every layer shares (bytes, formats, encode options, decode
         // policy, input errors): no library calls.
         .target(name: "ImageCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -307,11 +312,14 @@ let package = Package(
     cxxLanguageStandard: .cxx17
 )
 
-// Every Swift target of ours, tests included, builds with warnings as errors.
-let cTargets: Set<String> = [
-    "CVipsShim", "CFileUtilities", "CJPEGBridge", "CPixelKernels", "CTextLayout", "CPNGBridge", "CLazyLibraries",
-    "CColourTransform", "CHEIFBridge", "CInflate", "CNativeVersions", "CFaceDetector",
+// Every Swift target of ours, tests included, builds with warnings as errors; the native
+// targets are told apart by their folder, so there is no second list of them.
+// MemberImportVisibility: a file sees the members of the modules it imports, not of every
+// module the target links, so its imports say what it uses.
+let strictSwift: [SwiftSetting] = [
+    .unsafeFlags(["-warnings-as-errors"] + nativeHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] }),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
-for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + strictSwift + nativeHeadersForSwift
+for target in package.targets where !(target.path ?? "").hasPrefix(nativeFolder) {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSwift
 }

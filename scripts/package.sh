@@ -42,8 +42,8 @@ arch="$(dpkg --print-architecture)"
 fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgaramond, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji, opencv-data"
 # The libraries the binary itself names (DT_NEEDED), not what they pull in (their own
 # packages depend on the rest), and those it opens on first use instead of linking them
-# (Sources/CLazyLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif, libqpdf;
-# Sources/CFaceDetector: OpenCV's object detection, whose cascades are opencv-data's).
+# (Sources/Native/CLazyLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif, libqpdf;
+# Sources/Native/CFaceDetector: OpenCV's object detection, whose cascades are opencv-data's).
 needed="$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
 opened="libvips.so.42 libgobject-2.0.so.0 libgmodule-2.0.so.0 libglib-2.0.so.0 libpangocairo-1.0.so.0
   libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1 libheif.so.1 libqpdf.so.29

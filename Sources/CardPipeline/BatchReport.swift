@@ -1,3 +1,4 @@
+import CardKit
 import FileUtilities
 import VipsKit
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import VipsKit
 
 /// What a batch run produced.
 public struct BatchRun<Outcome: Sendable>: Sendable {

@@ -3,7 +3,6 @@ import FileUtilities
 import ImageCore
 import RenderCache
 import SystemPackage
-import VipsKit
 
 /// Renders an input file through the cache, reading it once.
 ///

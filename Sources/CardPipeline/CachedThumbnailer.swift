@@ -2,7 +2,6 @@ import CardKit
 import ImageCore
 import RenderCache
 import SystemPackage
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,7 +1,5 @@
-import CardKit
 import FileUtilities
 import SystemPackage
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,6 +1,5 @@
 import CardKit
 import ImageCore
-import VipsKit
 
 /// Everything besides the input's content that decides a thumbnail's bytes: the request
 /// and every output-affecting setting of the thumbnailer, as they are (`Encodable`, so a

@@ -1,5 +1,7 @@
 import CardKit
 import HTTPTypes
+import Logging
+import Mail
 import OpenAPIRuntime
 import RenderCache
 

@@ -1,7 +1,8 @@
 import CardKit
 import CardPipeline
-import ImageCore
-import PressKit
+import HTTPTypes
+import Logging
+import NIOPosix
 import RenderCache
 
 #if canImport(FoundationEssentials)

@@ -1,6 +1,8 @@
 import CardKit
 import CardPipeline
+import HTTPTypes
 import Mail
+import NIOPosix
 import PressKit
 import RenderCache
 

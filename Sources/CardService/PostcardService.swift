@@ -1,5 +1,6 @@
 import CardKit
 import CardPipeline
+import HTTPTypes
 import ImageCore
 import Logging
 import NIOPosix

@@ -1,4 +1,6 @@
+import CardKit
 import Hummingbird
+import ImageCore
 import Logging
 import NIOCore
 import OpenAPIHummingbird

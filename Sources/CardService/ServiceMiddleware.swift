@@ -1,9 +1,11 @@
+import CNIOLinux
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
+import Glibc
 import Synchronization
 
 /// The key a `/v1` request was made with: set by `ServiceMiddleware` for the handlers,

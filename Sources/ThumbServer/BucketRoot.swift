@@ -1,6 +1,5 @@
 import ImageCore
 import ObjectStore
-import VipsKit
 
 /// The photos a server publishes when its root is `s3://BUCKET/PREFIX`: a URL path names
 /// the object `PREFIX/<path>`, checked lexically as a directory root's is (no `..`, no

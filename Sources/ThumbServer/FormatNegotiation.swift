@@ -1,5 +1,4 @@
 import ImageCore
-import VipsKit
 
 /// `format=auto`: the best format the client says it accepts.
 ///

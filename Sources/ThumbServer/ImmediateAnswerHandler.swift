@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import SystemPackage
 
 /// Answers `/thumb` requests that need no waiting on the event loop that read them: a
 /// thumbnail in memory, a 304 decided from its cache key, or a disk hit on an entry file

@@ -1,6 +1,5 @@
 import CardKit
 import ImageCore
-import VipsKit
 
 /// The query of a `/thumb` request, and the options of `cardrender thumb`: one parameter set.
 ///

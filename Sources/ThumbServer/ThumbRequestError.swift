@@ -1,8 +1,6 @@
 import CardKit
 import Hummingbird
 import ImageCore
-import RenderCache
-import VipsKit
 
 /// Why a `/thumb` request is refused: the one mapping from every failure to an HTTP status
 /// and a body. Bodies name the parameter or the cause but never a file-system path or

@@ -1,14 +1,15 @@
 import CardKit
 import CardPipeline
+import FileUtilities
 import HTTPTypes
 import Hummingbird
 import ImageCore
 import Logging
 import NIOCore
 import NIOPosix
+import ObjectStore
 import RenderCache
 import SystemPackage
-import VipsKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import NIOCore
 import ObjectStore
 import RenderCache
 

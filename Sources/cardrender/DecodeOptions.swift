@@ -1,6 +1,5 @@
 import ArgumentParser
 import ImageCore
-import VipsKit
 
 /// Input limits shared by the commands that read images.
 struct DecodeOptions: ParsableArguments {

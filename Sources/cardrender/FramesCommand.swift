@@ -3,7 +3,6 @@ import CardKit
 import FileUtilities
 import ImageCore
 import SystemPackage
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

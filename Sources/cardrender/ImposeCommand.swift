@@ -1,5 +1,4 @@
 import ArgumentParser
-import CardKit
 import FileUtilities
 import Mail
 import PressKit

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CardKit
 import PressKit
 
 /// `cardrender preflight`: a print shop's checks on PDF postcards, as a checklist.

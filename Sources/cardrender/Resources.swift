@@ -1,5 +1,4 @@
 import ArgumentParser
-import CardKit
 import PressKit
 import SystemPackage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardKit
 import CardService
+import Foundation
 import ImageCore
 import Logging
 import ObjectStore

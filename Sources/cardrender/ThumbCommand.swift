@@ -1,7 +1,6 @@
 import ArgumentParser
 import CardKit
 import CardPipeline
-import FileUtilities
 import ImageCore
 import RenderCache
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import VipsKit
 
 /// Errors are classified by what they are: damaged input is the input's (exit 1 with
 /// "damaged", a warning under `--lenient`); an encoder failure is cardrender's, never

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import VipsKit
 
 /// The installable cardrender that `scripts/package.sh` makes (the README's test command
 /// runs it first): no library of the Swift toolchain is linked, the installed binary

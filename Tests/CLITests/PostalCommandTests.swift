@@ -4,6 +4,7 @@ import PressKit
 import PressPDF
 import TestSupport
 import Testing
+import VipsKit
 
 /// The post's rules through the command line: the report's mail class and postal warnings,
 /// an address the destination refuses, `preflight --postal` on our PDFs and on a broken one.

@@ -1,6 +1,8 @@
 import CardKit
 import Foundation
 import ImageCore
+import Mail
+import PressKit
 import TestSupport
 import Testing
 import VipsKit

@@ -1,6 +1,5 @@
 import ImageCore
 import Testing
-import VipsKit
 
 @testable import CardKit
 

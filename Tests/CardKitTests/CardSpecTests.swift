@@ -1,5 +1,6 @@
 import CardKit
 import Foundation
+import PressKit
 import TestSupport
 import Testing
 

@@ -2,7 +2,6 @@ import FastPath
 import Foundation
 import TestSupport
 import Testing
-import VipsKit
 
 /// The fast path's colour conversion (Display P3 and other RGB profiles to sRGB): its own
 /// matrix-shaper tables give lcms2's colours, and a profile lcms2 cannot use is refused.

@@ -4,7 +4,6 @@ import Foundation
 import ImageCore
 import TestSupport
 import Testing
-import VipsKit
 
 /// `DecodedPhotos`: another width of a photo decoded at the same DCT scale starts from the
 /// kept decode and gives the bytes a fresh decode gives; bounded; keyed by content.

@@ -3,7 +3,6 @@ import Foundation
 import ImageCore
 import TestSupport
 import Testing
-import VipsKit
 
 @testable import CardKit
 

@@ -4,7 +4,6 @@ import Foundation
 import ImageCore
 import TestSupport
 import Testing
-import VipsKit
 
 /// Damaged and hostile JPEGs on the fast path behave as on the general path: an error
 /// naming the file (a warning and a card under `--lenient`), limits checked from the header

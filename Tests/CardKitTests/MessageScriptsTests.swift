@@ -1,5 +1,6 @@
 import CardKit
 import Foundation
+import Mail
 import TestSupport
 import Testing
 import VipsKit

@@ -1,9 +1,7 @@
-import FastPath
 import Foundation
 import ImageCore
 import TestSupport
 import Testing
-import VipsKit
 
 @testable import CardKit
 

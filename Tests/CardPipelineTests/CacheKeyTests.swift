@@ -1,11 +1,11 @@
 import CardKit
 import Foundation
 import ImageCore
+import Mail
 import PressKit
 import RenderCache
 import TestSupport
 import Testing
-import VipsKit
 
 @testable import CardPipeline
 

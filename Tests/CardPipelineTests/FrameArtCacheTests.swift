@@ -4,7 +4,6 @@ import ImageCore
 import RenderCache
 import TestSupport
 import Testing
-import VipsKit
 
 @testable import CardPipeline
 

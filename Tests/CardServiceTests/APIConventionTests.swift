@@ -6,6 +6,7 @@ import RenderCache
 import TestSupport
 import Testing
 import ThumbServer
+import VipsKit
 
 /// `/v1` by HTTP's conventions, against a live service: uploads in the image's own type or
 /// a form, damaged photos refused at once, unknown fields and bad parameters refused in

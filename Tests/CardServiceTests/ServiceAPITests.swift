@@ -2,8 +2,10 @@ import CardKit
 import CardService
 import Foundation
 import ImageCore
+import NIOHTTP1
 import TestSupport
 import Testing
+import VipsKit
 
 /// The `/v1` API end to end, on SQLite and on PostgreSQL: real server, real client, real
 /// photos and renders.

@@ -1,7 +1,9 @@
 import CardKit
+import CardService
 import Crypto
 import Foundation
 import ImageCore
+import NIOHTTP1
 import TestSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import CardKit
 import FastPath
 import Foundation
-import ImageCore
 import Mail
 import PressKit
 import TestSupport

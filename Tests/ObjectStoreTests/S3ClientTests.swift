@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import RenderCache
 import TestSupport
 import Testing

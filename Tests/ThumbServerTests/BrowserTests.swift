@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import VipsKit
 
 /// A web page with 50 thumbnails from the server, loaded by a real browser.
 @Suite(.libvips) struct BrowserTests {

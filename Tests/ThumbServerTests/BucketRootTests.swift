@@ -1,8 +1,13 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
+import ObjectStore
 import RenderCache
 import TestSupport
 import Testing
+import VipsKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
 import Foundation
-import RenderCache
 import TestSupport
 import Testing
 import ThumbServer

@@ -4,7 +4,6 @@ import RenderCache
 import TestSupport
 import Testing
 import ThumbServer
-import VipsKit
 
 /// What the event loop answers at once (`ImmediateAnswerHandler`): memory hits and 304s,
 /// the same answers the responder gives, in the order a pipelining client asked.

@@ -1,8 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 import TestSupport
 import Testing
+import VipsKit
 
 #if canImport(Glibc)
     import Glibc

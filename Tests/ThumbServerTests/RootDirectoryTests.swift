@@ -1,10 +1,11 @@
 import CardKit
 import CardPipeline
+import FileUtilities
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 import ThumbServer
-import VipsKit
 
 /// The root opens a file once, beneath itself, and that descriptor is what is read: a
 /// symbolic link swapped in after the check cannot be followed.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import VipsKit
 
 /// The `cardrender serve` process as an operator runs it.
 struct ServeProcess {

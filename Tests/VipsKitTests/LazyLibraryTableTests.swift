@@ -8,7 +8,7 @@ import Testing
 /// against the library's header, but not the order of the forwarded arguments), and every
 /// function of every group resolves against the installed libraries.
 struct LazyLibraryTableTests {
-    static let table = Fixtures.root.path + "/Sources/CLazyLibraries/include/CLazyLibraries.inc"
+    static let table = Fixtures.root.path + "/Sources/Native/CLazyLibraries/include/CLazyLibraries.inc"
 
     /// `text` split at its top-level commas (not those inside parentheses).
     static func topLevel(_ text: Substring) -> [String] {

@@ -1,6 +1,5 @@
 import Synchronization
 import SystemPackage
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

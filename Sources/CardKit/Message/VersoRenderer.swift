@@ -1,4 +1,5 @@
 import Mail
+import PressKit
 import VipsKit
 
 /// Lays out the back of a postcard by the posts' rules: the message (and the sender, small)

@@ -1,5 +1,4 @@
 import ImageCore
-import VipsKit
 
 /// The three files of one side of a card (the old records' `file_source`,
 /// `file_source_sample`, `file_source_small`): their sizes and encodings, decided once in the

@@ -1,3 +1,4 @@
+import FastPath
 import ImageCore
 import VipsKit
 

@@ -1,6 +1,5 @@
 import ImageCore
 import PressKit
-import VipsKit
 
 /// The container a card's print files are written in, around what either executor makes:
 /// an image per side (JPEG or TIFF, as today), or a press's PDF/X postcard per recipient

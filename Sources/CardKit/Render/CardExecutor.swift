@@ -1,6 +1,5 @@
 import FastPath
 import ImageCore
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

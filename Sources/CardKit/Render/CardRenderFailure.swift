@@ -1,5 +1,4 @@
 import ImageCore
-import VipsKit
 
 /// A card that failed after its photo decoded: cardrender's own defect, never the photo's.
 /// Only decoding blames the file (`ImageInputError`); placing, an effect, the frame blend or

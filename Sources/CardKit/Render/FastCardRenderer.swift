@@ -1,7 +1,6 @@
 import FastPath
 import Glibc
 import ImageCore
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

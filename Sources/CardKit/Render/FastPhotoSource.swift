@@ -1,6 +1,5 @@
 import FastPath
 import ImageCore
-import VipsKit
 
 /// A photo the fast executor decodes itself: a JPEG through libjpeg-turbo (`FastJPEGSource`)
 /// or an HEIF through libheif (`FastHEIFSource`). What `FastCardRenderer` needs of either.

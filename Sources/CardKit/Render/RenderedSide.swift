@@ -1,5 +1,3 @@
-import VipsKit
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

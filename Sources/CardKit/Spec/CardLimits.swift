@@ -1,3 +1,6 @@
+import Mail
+import PressKit
+
 /// What one card may ask for, checked before any pixel work so that one spec cannot hold a
 /// worker for minutes or take gigabytes. (The card's canvas is held to the decode policy's
 /// pixel limit, the same `--max-pixels` as photos.)

@@ -1,4 +1,5 @@
 import Mail
+import PressKit
 
 extension CardSpec {
     /// How the post carries this card, `format` being the card's format as printed (a

@@ -1,6 +1,5 @@
 import FileUtilities
 import ImageCore
-import VipsKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,6 +1,3 @@
-import FileUtilities
-import VipsKit
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,5 +1,4 @@
 import FastPath
-import FileUtilities
 import ImageCore
 import VipsKit
 
