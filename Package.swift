@@ -57,6 +57,8 @@ let package = Package(
     products: [
         .library(name: "ImageCore", targets: ["ImageCore"]),
         .library(name: "VipsKit", targets: ["VipsKit"]),
+        .library(name: "PhotoSources", targets: ["PhotoSources"]),
+        .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .library(name: "CardKit", targets: ["CardKit"]),
         .library(name: "FastPath", targets: ["FastPath"]),
         .library(name: "PressKit", targets: ["PressKit"]),
@@ -143,10 +145,18 @@ let package = Package(
         // Preflight (ink and postal zones), imposition (sorted, cut-and-stack) and sheet
         // layout, the presses and paper sizes: PDF work that needs no card.
         .target(name: "PressKit", dependencies: ["ImageCore", "FastPath", "PressPDF", "Mail"]),
+        // A photo read for rendering: its header read once, the fast decode sources (libjpeg-turbo,
+        // libheif; streamed or whole), decode levels, the decode budget, decoded photos kept
+        // between requests, and the choice of executor; cards and thumbnails both read through it.
+        .target(name: "PhotoSources", dependencies: ["ImageCore", "FastPath", "VipsKit", "FileUtilities"]),
+        // GD-style thumbnails and boxes: the request, its geometry and plan, both executors,
+        // ThumbHash placeholders, and the parameters' parser shared by `/thumb` and `cardrender thumb`.
+        .target(name: "Thumbnails", dependencies: ["ImageCore", "FastPath", "VipsKit", "PhotoSources"]),
         .target(
             name: "CardKit",
             dependencies: [
-                "ImageCore", "VipsKit", "FastPath", "FileUtilities", "CTextLayout", "PressPDF", "PressKit",
+                "ImageCore", "VipsKit", "FastPath", "FileUtilities", "PhotoSources", "Thumbnails", "CTextLayout",
+                "PressPDF", "PressKit",
                 "CFaceDetector", "Mail", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -170,7 +180,8 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "ImageCore", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache", "FileUtilities",
+                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache",
+                "FileUtilities",
                 "CNativeVersions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -179,7 +190,7 @@ let package = Package(
         .target(
             name: "ThumbServer",
             dependencies: [
-                "ImageCore", "PressKit", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "ImageCore", "PhotoSources", "Thumbnails", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
                 "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -203,7 +214,8 @@ let package = Package(
         .target(
             name: "CardService",
             dependencies: [
-                "ImageCore", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache",
+                "CardPipeline", "FileUtilities",
                 "ObjectStore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -230,7 +242,7 @@ let package = Package(
         .executableTarget(
             name: "cardrender",
             dependencies: [
-                "ImageCore", "Mail", "PressKit",
+                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit",
                 "CardKit",
                 "CardPipeline",
                 "RenderCache",
@@ -253,6 +265,7 @@ let package = Package(
         .testTarget(
             name: "MailTests",
             dependencies: [
+                "PhotoSources", "Thumbnails",
                 "Mail", "ImageCore", "FastPath", "CardKit", "PressKit", "PressPDF", "VipsKit", "TestSupport",
             ]),
         .testTarget(
@@ -260,7 +273,10 @@ let package = Package(
             dependencies: ["ImageCore", "VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
         .testTarget(
             name: "CardKitTests",
-            dependencies: ["ImageCore", "CardKit", "PressKit", "VipsKit", "FastPath", "PressPDF", "TestSupport"]),
+            dependencies: [
+                "PhotoSources", "Thumbnails", "ImageCore", "CardKit", "PressKit", "VipsKit", "FastPath", "PressPDF",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "RenderCacheTests",
             dependencies: [
@@ -268,7 +284,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "CardPipelineTests",
-            dependencies: ["ImageCore", "CardPipeline", "CardKit", "PressKit", "RenderCache", "VipsKit", "TestSupport"]),
+            dependencies: [
+                "PhotoSources", "Thumbnails", "ImageCore", "CardPipeline", "CardKit", "PressKit", "RenderCache",
+                "VipsKit", "TestSupport",
+            ]),
         .testTarget(
             name: "ObjectStoreTests",
             dependencies: [
@@ -279,6 +298,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
+                "PhotoSources", "Thumbnails",
                 "ImageCore", "FastPath", "PressKit", "PressPDF", "cardrender", "CardPipeline", "VipsKit", "TestSupport",
             ],
             // The expected help texts; HelpTextTests reads them by path from the source tree.
@@ -286,6 +306,7 @@ let package = Package(
         .testTarget(
             name: "CardServiceTests",
             dependencies: [
+                "PhotoSources", "Thumbnails",
                 "ImageCore", "CardService", "ThumbServer", "cardrender", "CardKit", "CardPipeline", "RenderCache",
                 "VipsKit", "TestSupport", "PressKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -298,6 +319,7 @@ let package = Package(
         .testTarget(
             name: "ThumbServerTests",
             dependencies: [
+                "PhotoSources", "Thumbnails",
                 "ImageCore", "ThumbServer", "cardrender", "VipsKit", "RenderCache", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

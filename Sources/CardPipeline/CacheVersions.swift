@@ -1,5 +1,6 @@
 import CardKit
 import Mail
+import PhotoSources
 import VipsKit
 
 /// The versions that every cache key includes: bytes made by one cardrender or libvips

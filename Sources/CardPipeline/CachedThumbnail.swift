@@ -1,5 +1,6 @@
 import CardKit
 import RenderCache
+import Thumbnails
 
 /// A thumbnail with the cache key it is stored under.
 public struct CachedThumbnail: Sendable {

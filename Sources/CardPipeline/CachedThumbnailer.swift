@@ -1,7 +1,9 @@
 import CardKit
 import ImageCore
+import PhotoSources
 import RenderCache
 import SystemPackage
+import Thumbnails
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

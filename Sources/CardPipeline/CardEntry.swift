@@ -1,4 +1,5 @@
 import CardKit
+import PhotoSources
 import RenderCache
 
 #if canImport(FoundationEssentials)

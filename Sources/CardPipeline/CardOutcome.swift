@@ -1,5 +1,7 @@
 import CardKit
+import ImageCore
 import Mail
+import PhotoSources
 
 /// What happened to one card of a batch: its outputs and measurements, or its error.
 public struct CardOutcome: Sendable, Codable, Equatable {

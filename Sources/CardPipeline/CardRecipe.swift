@@ -12,7 +12,7 @@ struct CardRecipe: Encodable {
     var spec: CardSpec
     var frame: FrameDesign?
     var frameArtDigest: String?
-    var settings: CardRenderer.Settings
+    var settings: CardSettings
     /// The font files a back may be drawn with (`MessageFonts`), for a card that has one.
     var fonts: String?
     /// How an automatic placement is chosen (`FirstPlacement.version`, and whether OpenCV

@@ -3,6 +3,7 @@ import FileUtilities
 import ImageCore
 import RenderCache
 import SystemPackage
+import Thumbnails
 
 /// Makes the thumbnails of a batch into an output directory that mirrors the input tree,
 /// on the same walker, ordering, workers, interrupt handling and output rules as the cards.

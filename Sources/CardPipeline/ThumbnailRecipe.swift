@@ -1,5 +1,7 @@
 import CardKit
 import ImageCore
+import PhotoSources
+import Thumbnails
 
 /// Everything besides the input's content that decides a thumbnail's bytes: the request
 /// and every output-affecting setting of the thumbnailer, as they are (`Encodable`, so a

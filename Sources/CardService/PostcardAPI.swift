@@ -1,5 +1,6 @@
 import CardKit
 import HTTPTypes
+import ImageCore
 import Logging
 import Mail
 import OpenAPIRuntime

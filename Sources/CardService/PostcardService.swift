@@ -4,8 +4,10 @@ import HTTPTypes
 import ImageCore
 import Logging
 import NIOPosix
+import PhotoSources
 import PressKit
 import RenderCache
+import Thumbnails
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -28,7 +30,7 @@ public final class PostcardService: Sendable {
         /// Photos and finished cards.
         public var store: LocalCache
         /// The base settings of every renderer (limits, engine); each press sets its print file.
-        public var settings: CardRenderer.Settings
+        public var settings: CardSettings
         /// The frames.
         public var catalogue: FrameCatalogue?
         /// What one spec may ask for.
@@ -58,7 +60,7 @@ public final class PostcardService: Sendable {
         public var failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5)
 
         public init(
-            database: any ServiceDatabase, store: LocalCache, settings: CardRenderer.Settings = .init(),
+            database: any ServiceDatabase, store: LocalCache, settings: CardSettings = .init(),
             catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
             previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 384 << 20,
             lease: Duration = .seconds(60), requestsPerSecond: Double = 100, nodeName: String = "node"

@@ -1,11 +1,13 @@
+// `sockaddr_in6`'s fields are owned by NIO's CNIOLinux module once NIO is loaded (the two share
+// the header), so MemberImportVisibility asks for it by name.
 import CNIOLinux
+import Glibc
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
-import Glibc
 import Synchronization
 
 /// The key a `/v1` request was made with: set by `ServiceMiddleware` for the handlers,

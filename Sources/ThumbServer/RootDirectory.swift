@@ -1,5 +1,9 @@
+// `struct stat`'s fields are owned by the CDispatch module once Dispatch is loaded (the two share
+// the header), so MemberImportVisibility asks for it by name.
+import CDispatch
 import FileUtilities
 import SystemPackage
+import Thumbnails
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
-import CardKit
 import ImageCore
 import ObjectStore
+import PhotoSources
 
 /// Everything `cardrender serve` is told: where the images are, how much work it takes on,
 /// how long clients may cache, whether URLs must be signed, and how long and how many

@@ -1,5 +1,5 @@
-import CardKit
-import CoreMetrics
+import Metrics
+import PhotoSources
 import Prometheus
 import Synchronization
 

@@ -1,6 +1,6 @@
-import CardKit
 import Hummingbird
 import ImageCore
+import Thumbnails
 
 /// Why a `/thumb` request is refused: the one mapping from every failure to an HTTP status
 /// and a body. Bodies name the parameter or the cause but never a file-system path or
@@ -44,8 +44,7 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .badParameter(let name, let expected, let received):
-            let shown = received.map { "\"\(Self.clipped($0))\"" } ?? "nothing"
-            return "\(name): expected \(expected); received \(shown)."
+            return ThumbParameterError(name: name, expected: expected, received: received).message
         case .forbidden(let reason): return "forbidden: \(reason)."
         case .notFound: return "not found."
         case .methodNotAllowed: return "method not allowed: use GET or HEAD."
@@ -63,6 +62,8 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
         switch error {
         case let error as ThumbRequestError:
             return error
+        case let error as ThumbParameterError:
+            return .badParameter(name: error.name, expected: error.expected, received: error.received)
         case is WorkPool.Overloaded:
             return .overloaded(retryAfter: retryAfter)
         case let error as ImageInputError:
@@ -103,8 +104,4 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
         }
     }
 
-    /// User text shown back, cut to 64 characters so a body never grows with the URL.
-    private static func clipped(_ text: String) -> String {
-        text.count <= 64 ? text : String(text.prefix(64)) + "…"
-    }
 }

@@ -1,4 +1,3 @@
-import CardKit
 import CardPipeline
 import FileUtilities
 import HTTPTypes
@@ -8,8 +7,10 @@ import Logging
 import NIOCore
 import NIOPosix
 import ObjectStore
+import PhotoSources
 import RenderCache
 import SystemPackage
+import Thumbnails
 
 #if canImport(Glibc)
     import Glibc

@@ -60,7 +60,7 @@ struct FramesCommand: ParsableCommand {
         var failed = 0
         for frame in catalogue.frames {
             let renderer = CardRenderer(
-                catalogue: catalogue, settings: CardRenderer.Settings(smallWidth: frame.preview.width))
+                catalogue: catalogue, settings: CardSettings(smallWidth: frame.preview.width))
             let path = FilePath(directory).appending(frame.theme).appending(
                 FilePath.Component(frame.id.split(separator: "/").last.map(String.init)! + ".png")!
             ).string

@@ -2,6 +2,7 @@ import ArgumentParser
 import CardKit
 import CardPipeline
 import ImageCore
+import PhotoSources
 import PressKit
 import RenderCache
 import Synchronization
@@ -164,7 +165,7 @@ struct RenderCommand: ParsableCommand {
             }
         let renderer = CardRenderer(
             catalogue: catalogue,
-            settings: CardRenderer.Settings(
+            settings: CardSettings(
                 policy: decode.policy, qualityThreshold: minDpi, printFile: printFile, engine: engine,
                 postedFrom: PostedFrom.code(postedFrom)),
             limits: CardLimits(maxRecipients: maxRecipients, maxMessageBytes: maxMessageBytes))

@@ -5,6 +5,7 @@ import CardService
 import Hummingbird
 import Logging
 import ObjectStore
+import PhotoSources
 import RenderCache
 import ServiceLifecycle
 import ThumbServer

@@ -5,6 +5,7 @@ import Foundation
 import ImageCore
 import Logging
 import ObjectStore
+import PhotoSources
 import PressKit
 import RenderCache
 
@@ -181,7 +182,7 @@ struct ServiceNodeOptions: ParsableArguments {
         }
         var configuration = PostcardService.Configuration(
             database: database, store: store,
-            settings: CardRenderer.Settings(
+            settings: CardSettings(
                 policy: decode, engine: engine, postedFrom: PostedFrom.code(postedFrom)),
             catalogue: catalogue,
             presses: presses, previewThreads: workers, renderThreads: renderWorkers,

@@ -2,10 +2,12 @@ import ArgumentParser
 import CardKit
 import CardPipeline
 import ImageCore
+import PhotoSources
 import RenderCache
 import Synchronization
 import SystemPackage
 import ThumbServer
+import Thumbnails
 import VipsKit
 
 #if canImport(FoundationEssentials)

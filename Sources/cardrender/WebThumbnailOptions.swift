@@ -2,6 +2,7 @@ import ArgumentParser
 import CardKit
 import ImageCore
 import ThumbServer
+import Thumbnails
 
 /// What `cardrender serve` adds for web pages: per-format quality, presets, Client Hints,
 /// animation, a fallback image and cross-origin headers (docs/thumbnails.md).
@@ -96,7 +97,7 @@ struct WebThumbnailOptions: ParsableArguments {
                     throw ValidationError("--preset \(name): defined twice.")
                 }
                 configuration.presets[name] = parameters
-            } catch let error as ThumbRequestError {
+            } catch let error as ThumbParameterError {
                 throw ValidationError("--preset \(text): \(error.message)")
             }
         }

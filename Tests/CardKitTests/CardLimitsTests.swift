@@ -20,7 +20,7 @@ import VipsKit
 
     func render(_ spec: CardSpec, limits: CardLimits = .default, maxPixels: Int = 120_000_000) throws {
         let renderer = CardRenderer(
-            catalogue: nil, settings: CardRenderer.Settings(policy: DecodePolicy(maxPixels: maxPixels)), limits: limits)
+            catalogue: nil, settings: CardSettings(policy: DecodePolicy(maxPixels: maxPixels)), limits: limits)
         _ = try renderer.render(photo: Self.photo, spec: spec, specFile: "big.card.json")
     }
 

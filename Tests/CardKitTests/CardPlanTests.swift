@@ -1,6 +1,7 @@
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
 import VipsKit
@@ -18,7 +19,7 @@ struct CardPlanTests {
         return ImageData(copying: Data(jpeg), name: "plan.jpg")
     }
 
-    static func plan(_ spec: CardSpec, settings: CardRenderer.Settings = .init()) throws -> CardPlan {
+    static func plan(_ spec: CardSpec, settings: CardSettings = .init()) throws -> CardPlan {
         let photo = try photo()
         let header = try photo.header(policy: settings.policy)
         return try CardPlan(

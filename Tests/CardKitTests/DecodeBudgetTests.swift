@@ -1,5 +1,6 @@
 import CardKit
 import Foundation
+import PhotoSources
 import Synchronization
 import Testing
 

@@ -2,8 +2,10 @@ import CardKit
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 
 /// `DecodedPhotos`: another width of a photo decoded at the same DCT scale starts from the
 /// kept decode and gives the bytes a fresh decode gives; bounded; keyed by content.

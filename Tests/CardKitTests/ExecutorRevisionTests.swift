@@ -1,8 +1,10 @@
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 
 @testable import CardKit
 

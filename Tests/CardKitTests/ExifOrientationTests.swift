@@ -1,6 +1,7 @@
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
 import VipsKit
@@ -45,7 +46,7 @@ import VipsKit
         #expect(data.withUnsafeBytes { JPEGCodec.info(of: $0)?.orientation } == 6, "fast path")
         var cards: [RenderPath: VImage] = [:]
         for engine in [RenderEngine.auto, .general] {
-            let renderer = CardRenderer(catalogue: nil, settings: CardRenderer.Settings(engine: engine))
+            let renderer = CardRenderer(catalogue: nil, settings: CardSettings(engine: engine))
             let card = try renderer.render(photo: photo, spec: CardSpec(), specFile: "defaults")
             cards[card.path] = try Fixtures.load(card.front.print)
         }

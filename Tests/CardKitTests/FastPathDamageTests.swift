@@ -2,6 +2,7 @@ import CardKit
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
 

@@ -1,9 +1,11 @@
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import Synchronization
 import TestSupport
 import Testing
+import Thumbnails
 import VipsKit
 
 @testable import CardKit

@@ -1,7 +1,9 @@
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 
 @testable import CardKit
 

@@ -1,6 +1,7 @@
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
 import VipsKit
@@ -19,7 +20,7 @@ struct StreamingExecutorTests {
 
     /// The plan of `spec` on `photo`, its fast source, and the renderer.
     static func plan(_ photo: ImageData, _ spec: CardSpec) throws -> (CardPlan, FastJPEGSource, FastCardRenderer) {
-        let settings = CardRenderer.Settings()
+        let settings = CardSettings()
         let header = try photo.header(policy: settings.policy)
         let frame = spec.frame.flatMap { catalogue?.frame($0) }
         let plan = try CardPlan(

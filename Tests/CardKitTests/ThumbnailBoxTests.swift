@@ -1,8 +1,10 @@
 import CardKit
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 import VipsKit
 
 /// Boxes (`ThumbnailBox`): the geometry over its whole input space, and the pixels of each

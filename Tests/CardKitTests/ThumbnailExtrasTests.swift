@@ -1,8 +1,10 @@
 import CardKit
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 import VipsKit
 
 /// Animations kept animated, placeholders, and the frame count in the pixel limit.

@@ -2,8 +2,10 @@ import CardKit
 import FastPath
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 import VipsKit
 
 /// Thumbnails of colour JPEGs take the fast path and give the pictures libvips's

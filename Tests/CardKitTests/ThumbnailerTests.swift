@@ -1,8 +1,10 @@
 import CardKit
 import Foundation
 import ImageCore
+import PhotoSources
 import TestSupport
 import Testing
+import Thumbnails
 import VipsKit
 
 /// The GD-style thumbnailer: sizes, formats, orientation, bad input.

@@ -2,10 +2,12 @@ import CardKit
 import Foundation
 import ImageCore
 import Mail
+import PhotoSources
 import PressKit
 import RenderCache
 import TestSupport
 import Testing
+import Thumbnails
 
 @testable import CardPipeline
 
@@ -21,7 +23,7 @@ import Testing
         renderer = CardRenderer(catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"))
     }
 
-    func key(_ spec: CardSpec, _ settings: CardRenderer.Settings = CardRenderer.Settings()) throws -> CacheKey {
+    func key(_ spec: CardSpec, _ settings: CardSettings = CardSettings()) throws -> CacheKey {
         var renderer = renderer
         renderer.settings = settings
         return try CacheKey(
@@ -151,7 +153,7 @@ import Testing
     }
 
     @Test func everyRendererSettingChangesTheKey() throws {
-        let settings = CardRenderer.Settings()
+        let settings = CardSettings()
         #expect(
             labels(settings) == [
                 "policy", "qualityThreshold", "printFile", "sampleLongSide", "smallWidth", "engine", "postedFrom",
@@ -169,7 +171,7 @@ import Testing
                     "format", "quality", "progressive", "chroma", "pngCompression", "palette", "background",
                     "keepMetadata", "keepResolution",
                 ])
-        let variants: [(String, (inout CardRenderer.Settings) -> Void)] = [
+        let variants: [(String, (inout CardSettings) -> Void)] = [
             ("policy.maxPixels", { $0.policy.maxPixels -= 1 }),
             ("policy.maxFileBytes", { $0.policy.maxFileBytes -= 1 }),
             ("policy.formats", { $0.policy.formats.remove(.gif) }),
@@ -208,7 +210,7 @@ import Testing
             seen.insert(changedKey)
         }
         // Equal settings always give equal keys (the format set is encoded sorted).
-        #expect(try key(Self.base, CardRenderer.Settings()) == (try key(Self.base, CardRenderer.Settings())))
+        #expect(try key(Self.base, CardSettings()) == (try key(Self.base, CardSettings())))
     }
 
     @Test func everyThumbnailSettingChangesTheKey() throws {

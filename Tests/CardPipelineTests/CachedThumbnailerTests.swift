@@ -4,6 +4,7 @@ import ImageCore
 import RenderCache
 import TestSupport
 import Testing
+import Thumbnails
 import VipsKit
 
 @testable import CardPipeline

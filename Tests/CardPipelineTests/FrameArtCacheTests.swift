@@ -1,6 +1,7 @@
 import CardKit
 import Foundation
 import ImageCore
+import PhotoSources
 import RenderCache
 import TestSupport
 import Testing

@@ -129,7 +129,7 @@ struct LiveService: Sendable {
         try await OrderBook(database: opened).migrate()
         var configuration = PostcardService.Configuration(
             database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
-            settings: CardRenderer.Settings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
+            settings: CardSettings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
             catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
             previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
         configuration.bodyTimeout = bodyTimeout

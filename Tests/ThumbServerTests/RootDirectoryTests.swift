@@ -6,6 +6,7 @@ import SystemPackage
 import TestSupport
 import Testing
 import ThumbServer
+import Thumbnails
 
 /// The root opens a file once, beneath itself, and that descriptor is what is read: a
 /// symbolic link swapped in after the check cannot be followed.

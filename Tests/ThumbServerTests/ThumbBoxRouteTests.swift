@@ -3,10 +3,12 @@ import CardPipeline
 import Foundation
 import HTTPTypes
 import ImageCore
+import PhotoSources
 import RenderCache
 import TestSupport
 import Testing
 import ThumbServer
+import Thumbnails
 import VipsKit
 
 /// `/thumb` for web pages, over a real socket: boxes, density, Client Hints, fallbacks,

@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 /// Where everything goes on one card, in print pixels.

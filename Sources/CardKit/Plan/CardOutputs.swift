@@ -1,4 +1,5 @@
 import ImageCore
+import Thumbnails
 
 /// The three files of one side of a card (the old records' `file_source`,
 /// `file_source_sample`, `file_source_small`): their sizes and encodings, decided once in the
@@ -21,7 +22,7 @@ struct CardOutputs: Equatable {
     static let small = EncodeOptions(format: .png)
 
     /// The outputs of a side of `printSize` under `settings`.
-    init(printSize: Size, settings: CardRenderer.Settings) {
+    init(printSize: Size, settings: CardSettings) {
         self.printSize = printSize
         print = settings.printFile.encoding
         let sampleScale = Double(settings.sampleLongSide) / Double(max(printSize.width, printSize.height))

@@ -1,5 +1,6 @@
 import Glibc
 import ImageCore
+import PhotoSources
 import VipsKit
 
 /// A card front resolved once, from the spec, the photo's header (read once), the frame and
@@ -65,7 +66,7 @@ struct CardPlan {
     /// - Throws: what `CardLayout` throws for a crop of the wrong shape or outside the photo.
     init(
         spec: CardSpec, photo: ImageData, header: ImageHeader, frame: FrameDesign?, effect: ColourEffect,
-        art: (CardLayout) throws -> FrameOverlay?, settings: CardRenderer.Settings, specFile: String
+        art: (CardLayout) throws -> FrameOverlay?, settings: CardSettings, specFile: String
     ) throws {
         let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
         let executor = Executor.choose(

@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -41,7 +42,7 @@ struct ExecutedFront {
 
 extension Executor {
     /// The executor that runs plans chosen for this one.
-    func runner(settings: CardRenderer.Settings) -> any CardExecutor {
+    func runner(settings: CardSettings) -> any CardExecutor {
         switch self {
         case .fast(let source): FastCardExecutor(source: source, renderer: FastCardRenderer(settings: settings))
         case .fastHEIF(let source): FastCardExecutor(source: source, renderer: FastCardRenderer(settings: settings))

@@ -1,3 +1,4 @@
+import ImageCore
 import VipsKit
 
 #if canImport(FoundationEssentials)

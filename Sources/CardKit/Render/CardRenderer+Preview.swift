@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 import VipsKit
 
 #if canImport(FoundationEssentials)

@@ -1,6 +1,7 @@
 import FastPath
 import ImageCore
 import Mail
+import PhotoSources
 import PressKit
 import VipsKit
 
@@ -29,50 +30,15 @@ import VipsKit
 /// 5. for a press (`PrintFile.pdf`), the print pixels separated to the press's CMYK and
 ///    written with each back, as vector art, into a PDF/X file per postcard (`PressDocument`).
 public struct CardRenderer: Sendable {
-    /// Everything besides the frames that decides a card's bytes: all of it goes into the
-    /// cache key (`Encodable`), so a setting added here can never give stale cache hits.
-    public struct Settings: Sendable, Hashable, Encodable {
-        /// Input limits and damage handling.
-        public var policy: DecodePolicy
-        /// Effective resolution at or above which print quality is `good` (150 dpi).
-        public var qualityThreshold: Double
-        /// The print files: a JPEG per side (quality 92, 4:4:4) by default, a TIFF, or a press's
-        /// PDF/X postcards. A press sets the card's size, dpi and bleed.
-        public var printFile: PrintFile
-        /// The sample's longest side in pixels (about 800).
-        public var sampleLongSide: Int
-        /// The small image's width (200 px, GD-style, PNG).
-        public var smallWidth: Int
-        /// Which pixel path may render fronts.
-        public var engine: RenderEngine
-        /// The country the cards are posted in (ISO alpha-2, FR by default): the backs' country
-        /// lines are in its language and left out for its own addresses.
-        public var postedFrom: String
-
-        public init(
-            policy: DecodePolicy = .default, qualityThreshold: Double = 150,
-            printFile: PrintFile = .jpeg,
-            sampleLongSide: Int = 800, smallWidth: Int = 200, engine: RenderEngine = .auto, postedFrom: String = "FR"
-        ) {
-            self.policy = policy
-            self.qualityThreshold = qualityThreshold
-            self.printFile = printFile
-            self.sampleLongSide = sampleLongSide
-            self.smallWidth = smallWidth
-            self.engine = engine
-            self.postedFrom = postedFrom
-        }
-    }
-
     /// The frame catalogue (nil: only frameless cards).
     public var catalogue: FrameCatalogue?
     /// The settings.
-    public var settings: Settings
+    public var settings: CardSettings
     /// What one spec may ask for (recipients, message bytes); not in the cache key, since a
     /// card within the limits is the same card whatever they are.
     public var limits: CardLimits
 
-    public init(catalogue: FrameCatalogue?, settings: Settings = Settings(), limits: CardLimits = .default) {
+    public init(catalogue: FrameCatalogue?, settings: CardSettings = CardSettings(), limits: CardLimits = .default) {
         self.catalogue = catalogue
         self.settings = settings
         self.limits = limits

@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,6 +1,7 @@
 import FastPath
 import Glibc
 import ImageCore
+import PhotoSources
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -17,7 +18,7 @@ import ImageCore
 /// or the enlarged crop), effect, embed with bleed, frame blend, and encode: the print JPEG
 /// with its dpi for a print plan, the sample and small image for a sample plan.
 struct FastCardRenderer {
-    let settings: CardRenderer.Settings
+    let settings: CardSettings
 
     /// The plan's pixels (its card, bleed included: the print's, or the sample's for a sample
     /// plan), and the warning of a lenient decode.

@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -16,7 +17,7 @@ import VipsKit
 /// (`CardRenderFailure`, naming the stage where libvips's lazy pipeline ran), never blamed on
 /// the input nor retried leniently.
 struct GeneralCardExecutor: CardExecutor {
-    let settings: CardRenderer.Settings
+    let settings: CardSettings
     var path: RenderPath { .general }
 
     func front(_ plan: CardPlan, sample: CardPlan, photo: ImageData, keepPixels: Bool) throws -> ExecutedFront {

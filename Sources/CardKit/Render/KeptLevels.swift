@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 
 /// A photo whose decode levels (`DecodeLevel`) are kept in `DecodedPhotos` between previews:
 /// a level is made whole once, from the photo's decode at its DCT scale, or halved from a

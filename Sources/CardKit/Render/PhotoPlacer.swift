@@ -1,5 +1,6 @@
 import Glibc
 import ImageCore
+import PhotoSources
 import VipsKit
 
 /// The general executor's photo window: a card plan's `source` run by libvips, in two

@@ -1,3 +1,5 @@
+import PhotoSources
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

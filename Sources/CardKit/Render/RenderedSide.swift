@@ -1,3 +1,5 @@
+import ImageCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

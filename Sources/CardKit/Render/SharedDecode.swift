@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 
 /// A photo decoded once for a card's print and its sample: the first decode of a level's
 /// rows takes the rows the sample will read as well (`reserve`), and later decodes at the

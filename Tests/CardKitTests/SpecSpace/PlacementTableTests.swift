@@ -1,5 +1,6 @@
 import Foundation
 import ImageCore
+import PhotoSources
 import PressKit
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCore
+import PhotoSources
 import PressKit
 import TestSupport
 import Testing
@@ -76,7 +77,7 @@ struct SpecSpaceTests {
         let spec = try CardSpec.parse(data, file: specFile)
         var rendered: [RenderEngine: RenderedCard] = [:]
         for engine in [RenderEngine.auto, .general] {
-            let settings = CardRenderer.Settings(
+            let settings = CardSettings(
                 printFile: press.map { .pdf($0, quality: 92) } ?? .jpeg, engine: engine)
             do {
                 rendered[engine] = try CardRenderer(catalogue: Self.catalogue, settings: settings)
@@ -90,7 +91,7 @@ struct SpecSpaceTests {
         // once with the photo decoded and once from the decode kept by the first.
         let previewer = CardRenderer(
             catalogue: Self.catalogue,
-            settings: CardRenderer.Settings(printFile: press.map { .pdf($0, quality: 92) } ?? .jpeg))
+            settings: CardSettings(printFile: press.map { .pdf($0, quality: 92) } ?? .jpeg))
         for round in ["first", "kept decode"] {
             let front = try previewer.preview(
                 photo: photo, digest: photo.name, spec: spec, side: .front, specFile: specFile,

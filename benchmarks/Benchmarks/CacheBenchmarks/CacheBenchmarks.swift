@@ -3,7 +3,9 @@ import BenchmarkSupport
 import CardKit
 import CardPipeline
 import Foundation
+import PhotoSources
 import RenderCache
+import Thumbnails
 import VipsKit
 
 /// A scratch cache with one 12 MP photo (3 MB) copied in.

@@ -2,6 +2,8 @@ import Benchmark
 import BenchmarkSupport
 import CardKit
 import Foundation
+import PhotoSources
+import Thumbnails
 import VipsKit
 
 let benchmarks: @Sendable () -> Void = {

@@ -3,6 +3,8 @@ import BenchmarkSupport
 import CardKit
 import Foundation
 import ImageCore
+import PhotoSources
+import Thumbnails
 import VipsKit
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,33 +1,35 @@
 import FastPath
 import ImageCore
+import PhotoSources
 import VipsKit
 
 /// A thumbnail resolved once from the photo's header (read once): its geometry, its
 /// executor and, for the fast one, the DCT scale. The card plan's counterpart (`CardPlan`).
-struct ThumbnailPlan {
+package struct ThumbnailPlan {
     /// What the thumbnail shows and its size (`ThumbnailBox.geometry`); for `attention`,
     /// the crop centred until the executor finds the point in the pixels it decodes.
-    let geometry: ThumbnailGeometry
+    package let geometry: ThumbnailGeometry
     /// Who runs it (`Executor.choose`, as for cards; an HEIF takes the fast executor when
     /// libheif's transformations are a turn alone, no attention measure is asked and its
     /// embedded thumbnail is smaller than the thumbnail).
-    let executor: Executor
+    package let executor: Executor
     /// The fast executor's DCT scale: the smallest of 1, 2, 4, 8 that leaves a reduction of
     /// at least 2 (as libvips's `thumbnail` does) for the whole photo at the crop's scale;
     /// 1 for an HEIF and for the general executor.
-    let dctShrink: Int
+    package let dctShrink: Int
     /// Whether the crop's place waits for libvips's attention measure on the decode.
-    let needsAttention: Bool
+    package let needsAttention: Bool
     /// What a decode holding the whole picture takes while it runs, reserved in the
     /// thumbnailer's `decodeBudget`: an HEIF's (libheif decodes every pixel; about 5 bytes a
     /// pixel at the fast path's peak, 9 on libvips's with its RGB picture and copy; nothing
     /// when libvips starts from the embedded thumbnail). A JPEG's is the fast executor's to
     /// reserve (only a decode it holds whole, `Thumbnailer.decode`); other formats' are read
     /// sequentially by libvips: 0.
-    let wholeDecodeBytes: Int
+    package let wholeDecodeBytes: Int
 
-    init(photo: ImageData, header: ImageHeader, request: ThumbnailRequest, options: EncodeOptions, engine: RenderEngine)
-    {
+    package init(
+        photo: ImageData, header: ImageHeader, request: ThumbnailRequest, options: EncodeOptions, engine: RenderEngine
+    ) {
         let box = request.box.canonical
         geometry = box.geometry(
             sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight, enlarge: request.enlarge)
@@ -71,7 +73,7 @@ struct ThumbnailPlan {
     }
 
     /// A plan for the general executor that cuts `geometry` as it is (a placeholder's).
-    init(geometry: ThumbnailGeometry) {
+    package init(geometry: ThumbnailGeometry) {
         self.geometry = geometry
         executor = .general
         dctShrink = 1

@@ -1,4 +1,5 @@
 import FastPath
+import ImageCore
 
 /// Which pixels of a photo a fast executor's plan reads: the photo decoded at 1/`shrink`
 /// (a JPEG's DCT scale; 1 for an HEIF photo, which HEVC cannot decode smaller), then halved
@@ -7,14 +8,19 @@ import FastPath
 /// sample, so that one decode serves both (a card decodes its photo once) and a preview,
 /// which keeps the levels of a photo (`DecodedPhotos`), reads the smallest one covering its
 /// window and makes the same bytes as the card's sample.
-struct DecodeLevel: Hashable, CustomStringConvertible {
+package struct DecodeLevel: Hashable, CustomStringConvertible {
     /// The DCT scale of the decode (1, 2, 4, 8).
-    let shrink: Int
+    package let shrink: Int
     /// The halvings of that decode.
-    let halvings: Int
+    package let halvings: Int
+
+    package init(shrink: Int, halvings: Int) {
+        self.shrink = shrink
+        self.halvings = halvings
+    }
 
     /// The size of this level of a decode of `decoded` size (each halving rounds up).
-    func size(fromDecoded decoded: (width: Int, height: Int)) -> (width: Int, height: Int) {
+    package func size(fromDecoded decoded: (width: Int, height: Int)) -> (width: Int, height: Int) {
         var size = decoded
         for _ in 0..<halvings { size = ((size.width + 1) / 2, (size.height + 1) / 2) }
         return size
@@ -22,7 +28,7 @@ struct DecodeLevel: Hashable, CustomStringConvertible {
 
     /// The most halvings of a decode of `decoded` size that still leave at least `atLeast`
     /// (and no more than `limit`, so a level is never smaller than a few pixels).
-    static func halvings(of decoded: (width: Int, height: Int), atLeast: Size, limit: Int = 6) -> Int {
+    package static func halvings(of decoded: (width: Int, height: Int), atLeast: Size, limit: Int = 6) -> Int {
         var count = 0
         var size = decoded
         while count < limit, (size.width + 1) / 2 >= atLeast.width, (size.height + 1) / 2 >= atLeast.height {
@@ -37,7 +43,7 @@ struct DecodeLevel: Hashable, CustomStringConvertible {
     /// (the last group may be short only at the decode's bottom), so that every level row is
     /// the one the whole decode's halving makes. Returns the level rows and the first one's
     /// index.
-    func halve(_ band: MemoryImage, top: Int, decodedHeight: Int) -> (image: MemoryImage, top: Int) {
+    package func halve(_ band: MemoryImage, top: Int, decodedHeight: Int) -> (image: MemoryImage, top: Int) {
         guard halvings > 0 else { return (band, top) }
         let group = 1 << halvings
         let first = (top + group - 1) / group * group
@@ -50,5 +56,5 @@ struct DecodeLevel: Hashable, CustomStringConvertible {
         return (PixelKernels.halved(rows, times: halvings), first / group)
     }
 
-    var description: String { "1/\(shrink) halved \(halvings)" }
+    package var description: String { "1/\(shrink) halved \(halvings)" }
 }

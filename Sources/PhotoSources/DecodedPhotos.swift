@@ -38,7 +38,7 @@ public final class DecodedPhotos: Sendable {
         case image(VImage)
         case photo(ImageData)
 
-        var bytes: Int {
+        package var bytes: Int {
             switch self {
             case .decode(let decode): decode.image.pixels.count
             case .image(let image): image.width * image.height * image.bands
@@ -48,15 +48,15 @@ public final class DecodedPhotos: Sendable {
     }
 
     private struct Slot {
-        var kept: Kept
-        var used: UInt64
+        package var kept: Kept
+        package var used: UInt64
     }
 
     private struct State {
-        var slots: [String: Slot] = [:]
-        var bytes = 0
-        var clock: UInt64 = 0
-        var hits = 0
+        package var slots: [String: Slot] = [:]
+        package var bytes = 0
+        package var clock: UInt64 = 0
+        package var hits = 0
     }
 
     /// The bound in bytes.

@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -53,14 +54,14 @@ public struct Thumbnailer: Sendable {
     /// on the fast path its planes and the tiles' pictures beside them, about 5 (55 MB for a
     /// 12 MP iPhone photo, measured with libheif alone). JPEGs (DCT-scaled or streamed) and the formats
     /// libvips's `thumbnail` reads sequentially reserve nothing.
-    func withinBudget<T>(bytes: Int, _ body: () throws -> T) rethrows -> T {
+    package func withinBudget<T>(bytes: Int, _ body: () throws -> T) rethrows -> T {
         guard let decodeBudget, bytes > 0 else { return try body() }
         return try decodeBudget.reserving(bytes, body)
     }
 
     /// A fast executor's pixels encoded as `options` say, padded to the canvas when the
     /// geometry is (`padded`).
-    func encoded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
+    package func encoded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
         throws -> Data
     {
         if geometry.isPadded { return try padded(pixels, geometry: geometry, box: box, options: options) }
@@ -165,7 +166,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The photo decoded upright at 1/`shrink`, from `decodedPhotos` when kept there.
-    func decode(_ source: FastJPEGSource, shrink: Int, digest: String?) throws -> (MemoryImage, String?) {
+    package func decode(_ source: FastJPEGSource, shrink: Int, digest: String?) throws -> (MemoryImage, String?) {
         let memo = digest.flatMap { digest in decodedPhotos.map { (digest, $0) } }
         if let (digest, photos) = memo, let kept = photos.decode(digest: digest, shrink: shrink) {
             return (kept.image, kept.warning)
@@ -182,7 +183,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The plan's geometry, with the attention point found in the decode for `attention`.
-    func fastGeometry(
+    package func fastGeometry(
         _ plan: ThumbnailPlan, request: ThumbnailRequest, header: ImageHeader, decoded: MemoryImage
     )
         throws -> ThumbnailGeometry
@@ -199,7 +200,7 @@ public struct Thumbnailer: Sendable {
 
     /// Where libvips's attention measure centres a crop of `crop`'s size (in the photo's
     /// pixels) in `image`, the photo at some scale, in fractions of the photo.
-    static func attention(in image: VImage, crop: ThumbnailGeometry.Box, sourceWidth: Int, sourceHeight: Int)
+    package static func attention(in image: VImage, crop: ThumbnailGeometry.Box, sourceWidth: Int, sourceHeight: Int)
         throws(VipsError) -> (x: Double, y: Double)
     {
         let (scaleX, scaleY) = (Double(image.width) / Double(sourceWidth), Double(image.height) / Double(sourceHeight))
@@ -211,7 +212,7 @@ public struct Thumbnailer: Sendable {
 
     /// The crop resampled from the fast path's decode: the whole decode resized exactly as
     /// the GD-style thumbnail always was, or the crop's box taken straight from it.
-    func fastPixels(_ upright: MemoryImage, geometry: ThumbnailGeometry, header: ImageHeader) -> MemoryImage {
+    package func fastPixels(_ upright: MemoryImage, geometry: ThumbnailGeometry, header: ImageHeader) -> MemoryImage {
         let size = geometry.size
         if upright.width == size.width && upright.height == size.height
             && geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight)
@@ -225,7 +226,7 @@ public struct Thumbnailer: Sendable {
 
     /// The box of a decode of `decoded` size that `geometry` resamples: the whole decode, or
     /// the crop at the decode's scale.
-    static func box(_ geometry: ThumbnailGeometry, header: ImageHeader, decoded: (width: Int, height: Int)) -> (
+    package static func box(_ geometry: ThumbnailGeometry, header: ImageHeader, decoded: (width: Int, height: Int)) -> (
         x: Double, y: Double, width: Double, height: Double
     ) {
         if geometry.isWhole(sourceWidth: header.uprightWidth, sourceHeight: header.uprightHeight) {
@@ -243,7 +244,8 @@ public struct Thumbnailer: Sendable {
     /// large for them, or no digest), and is not already the thumbnail's size. A server's
     /// large widths of 12 MP photos then hold a few rows instead of a 9-36 MB decode.
     /// - Returns: nil when the whole decode is to be made (`decode`).
-    func streamedPixels(_ source: FastJPEGSource, plan: ThumbnailPlan, header: ImageHeader, digest: String?) throws
+    package func streamedPixels(_ source: FastJPEGSource, plan: ThumbnailPlan, header: ImageHeader, digest: String?)
+        throws
         -> (image: MemoryImage, warning: String?)?
     {
         guard source.streams, !plan.needsAttention else { return nil }
@@ -264,7 +266,7 @@ public struct Thumbnailer: Sendable {
 
     /// The fast path's pixels padded to the canvas: in memory on a colour, or by libvips on
     /// transparency (an alpha band added) when no background is asked and the format has alpha.
-    func padded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
+    package func padded(_ pixels: MemoryImage, geometry: ThumbnailGeometry, box: ThumbnailBox, options: EncodeOptions)
         throws -> Data
     {
         if box.background != nil || !options.format.keepsAlpha {
@@ -286,7 +288,7 @@ public struct Thumbnailer: Sendable {
 
     /// The general path: libvips's `thumbnail` to the whole photo's scaled size, in sRGB,
     /// cut to the crop and padded to the canvas, in memory.
-    func generalPixels(
+    package func generalPixels(
         _ data: ImageData, header: ImageHeader, plan: ThumbnailPlan, request: ThumbnailRequest,
         options: EncodeOptions, strict: Bool
     ) throws -> VImage {
@@ -316,7 +318,7 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The crop in the pixels of the whole photo resampled to `whole`, inside it.
-    static func area(
+    package static func area(
         _ geometry: ThumbnailGeometry, whole: (width: Int, height: Int), sourceWidth: Int, sourceHeight: Int
     )
         -> (left: Int, top: Int, width: Int, height: Int)
@@ -330,7 +332,9 @@ public struct Thumbnailer: Sendable {
 
     /// The padding's band values, and whether the image needs an alpha band for it: the
     /// asked background (opaque), else transparency where the format has alpha, else white.
-    static func padding(box: ThumbnailBox, options: EncodeOptions, imageHasAlpha: Bool) -> ([Double], alpha: Bool) {
+    package static func padding(box: ThumbnailBox, options: EncodeOptions, imageHasAlpha: Bool) -> (
+        [Double], alpha: Bool
+    ) {
         if let colour = box.background {
             return (colour.map(Double.init) + (imageHasAlpha ? [255] : []), false)
         }

@@ -1,5 +1,6 @@
 import FastPath
 import ImageCore
+import PhotoSources
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -12,7 +13,7 @@ import VipsKit
 /// thumbnails' counterpart of `CardExecutor`, with the same two conformers chosen in the same
 /// place (`Executor.choose`, in `ThumbnailPlan`). The plan decides the geometry and the DCT
 /// scale; an executor only runs it.
-protocol ThumbnailExecutor {
+package protocol ThumbnailExecutor {
     /// Which pixel path this is, as the thumbnail reports it.
     var path: RenderPath { get }
 
@@ -30,12 +31,12 @@ protocol ThumbnailExecutor {
 /// decode, padded in memory; or, when no whole decode is worth holding, the rows streamed
 /// from the decoder through the resampler (`Thumbnailer.streamedPixels`, the same bytes). A
 /// whole decode that is not already kept is made within the thumbnailer's `decodeBudget`.
-struct FastThumbnailExecutor: ThumbnailExecutor {
-    let source: FastJPEGSource
-    let thumbnailer: Thumbnailer
-    var path: RenderPath { .fast }
+package struct FastThumbnailExecutor: ThumbnailExecutor {
+    package let source: FastJPEGSource
+    package let thumbnailer: Thumbnailer
+    package var path: RenderPath { .fast }
 
-    func thumbnail(
+    package func thumbnail(
         _ plan: ThumbnailPlan, of data: ImageData, header: ImageHeader, request: ThumbnailRequest,
         options: EncodeOptions, digest: String?
     ) throws -> Thumbnail {
@@ -69,12 +70,12 @@ struct FastThumbnailExecutor: ThumbnailExecutor {
 /// padded in memory. The decode (about 5 bytes a pixel at its peak: libheif holds the tiles'
 /// pictures beside the planes it pastes them into) is held within the
 /// thumbnailer's `decodeBudget`. A photo that decodes to another layout goes libvips's way.
-struct FastHEIFThumbnailExecutor: ThumbnailExecutor {
-    let source: FastHEIFSource
-    let thumbnailer: Thumbnailer
-    var path: RenderPath { .fast }
+package struct FastHEIFThumbnailExecutor: ThumbnailExecutor {
+    package let source: FastHEIFSource
+    package let thumbnailer: Thumbnailer
+    package var path: RenderPath { .fast }
 
-    func thumbnail(
+    package func thumbnail(
         _ plan: ThumbnailPlan, of data: ImageData, header: ImageHeader, request: ThumbnailRequest,
         options: EncodeOptions, digest: String?
     ) throws -> Thumbnail {
@@ -97,11 +98,11 @@ struct FastHEIFThumbnailExecutor: ThumbnailExecutor {
 }
 
 /// libvips's `thumbnail` to the whole photo's scaled size, then cut and padded.
-struct GeneralThumbnailExecutor: ThumbnailExecutor {
-    let thumbnailer: Thumbnailer
-    var path: RenderPath { .general }
+package struct GeneralThumbnailExecutor: ThumbnailExecutor {
+    package let thumbnailer: Thumbnailer
+    package var path: RenderPath { .general }
 
-    func thumbnail(
+    package func thumbnail(
         _ plan: ThumbnailPlan, of data: ImageData, header: ImageHeader, request: ThumbnailRequest,
         options: EncodeOptions, digest: String?
     ) throws -> Thumbnail {
@@ -121,7 +122,7 @@ struct GeneralThumbnailExecutor: ThumbnailExecutor {
 
 extension Executor {
     /// The executor that runs thumbnail plans chosen for this one.
-    func thumbnailRunner(_ thumbnailer: Thumbnailer) -> any ThumbnailExecutor {
+    package func thumbnailRunner(_ thumbnailer: Thumbnailer) -> any ThumbnailExecutor {
         switch self {
         case .fast(let source): FastThumbnailExecutor(source: source, thumbnailer: thumbnailer)
         case .fastHEIF(let source): FastHEIFThumbnailExecutor(source: source, thumbnailer: thumbnailer)

@@ -16,7 +16,7 @@ import VipsKit
 ///     with `strict: false` and returns a warning with the result.
 ///   - decode: decodes and transforms the pixels into memory.
 /// - Returns: the result and, after a lenient retry, the warning to report.
-func renderHandlingDamage<T>(
+package func renderHandlingDamage<T>(
     _ data: ImageData, policy: DecodePolicy, _ decode: (_ strict: Bool) throws -> T
 ) throws -> (T, warning: String?) {
     do {

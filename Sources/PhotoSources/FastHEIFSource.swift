@@ -10,25 +10,25 @@ import VipsKit
 /// libheif's; a mirror or a crop by libheif. A thumbnail reads the decode's YCbCr planes a row
 /// at a time instead (`streamedResample`), unless the file's embedded thumbnail covers it
 /// (libvips's `thumbnail` starts from that).
-struct FastHEIFSource: FastPhotoSource {
+package struct FastHEIFSource: FastPhotoSource {
     /// The encoded photo.
-    let photo: ImageData
+    package let photo: ImageData
     /// Its primary image's header.
-    let info: HEIFCodec.Info
+    package let info: HEIFCodec.Info
     /// The conversion of its pixels to sRGB (nil: they are sRGB already), which the renderer
     /// applies once the picture is resampled: 58 ms on a 12 MP picture, a sixth of that on
     /// a card's window. Display P3 and sRGB share their tone curve, so resampling before
     /// the conversion makes the same picture as libvips's order (tested on iPhone photos).
-    let transform: ColourTransform?
-    var transformAfterResampling: ColourTransform? { transform }
+    package let transform: ColourTransform?
+    package var transformAfterResampling: ColourTransform? { transform }
     /// The EXIF orientation that turns the stored picture upright (nil: libheif's own
     /// transformations make it upright).
-    let turn: Int?
+    package let turn: Int?
 
     /// The photo as a fast-path source, or nil when it must go the libvips way (which says
     /// what is wrong with it). `header` is libvips's reading of the same bytes (its limits
     /// already checked).
-    init?(_ photo: ImageData, header: ImageHeader) {
+    package init?(_ photo: ImageData, header: ImageHeader) {
         guard header.format == .heif, header.orientation == 1, HEIFCodec.isAvailable,
             let info = try? photo.withUnsafeBytes({ bytes throws(HEIFCodec.Failure) in try HEIFCodec.info(of: bytes) }),
             info.bits == 8, !info.hasAlpha, info.width == header.width, info.height == header.height
@@ -50,7 +50,7 @@ struct FastHEIFSource: FastPhotoSource {
     }
 
     /// The upright size. HEVC has no DCT scale: `shrink` is always 1 (`CardPlan`).
-    func uprightSize(shrink: Int) -> (width: Int, height: Int) {
+    package func uprightSize(shrink: Int) -> (width: Int, height: Int) {
         precondition(shrink == 1, "FastHEIFSource: HEVC decodes at full size only")
         return (info.width, info.height)
     }
@@ -60,7 +60,7 @@ struct FastHEIFSource: FastPhotoSource {
     /// at row 0).
     /// - Throws: `ImageInputError.damaged` naming the file, with libheif's reason (libheif
     ///   decodes all or nothing, as on libvips's path, whatever the damage policy).
-    func decodeUpright(shrink: Int, rows: Range<Int>?, policy: DecodePolicy) throws
+    package func decodeUpright(shrink: Int, rows: Range<Int>?, policy: DecodePolicy) throws
         -> (image: MemoryImage, top: Int, warning: String?)
     {
         precondition(shrink == 1, "FastHEIFSource: HEVC decodes at full size only")

@@ -3,7 +3,7 @@ import ImageCore
 import VipsKit
 
 /// Which executor runs a plan: decided in one place, for cards and thumbnails alike.
-enum Executor {
+package enum Executor {
     /// libjpeg-turbo and the SIMD kernels, from this source.
     case fast(FastJPEGSource)
     /// libheif and the SIMD kernels, from this HEIF photo (cards only: `allowsHEIF`).
@@ -12,7 +12,7 @@ enum Executor {
     case general
 
     /// Whether this is a fast executor (libjpeg-turbo or libheif and the SIMD kernels).
-    var isFast: Bool {
+    package var isFast: Bool {
         if case .general = self { return false }
         return true
     }
@@ -27,7 +27,7 @@ enum Executor {
     ///   - keepsMetadata: the output keeps the input's metadata (libvips copies it).
     ///   - allowsHEIF: HEIF photos may take the fast executor (cards, and thumbnails larger
     ///     than the file's embedded one: `ThumbnailPlan` decides).
-    static func choose(
+    package static func choose(
         photo: ImageData, header: ImageHeader, engine: RenderEngine, outputIsJPEG: Bool = true,
         colourOnly: Bool = false, keepsMetadata: Bool = false, allowsHEIF: Bool = false
     ) -> Executor {

@@ -66,10 +66,10 @@ public final class DecodeBudget: Sendable {
         // @unchecked: every field is touched only between `condition.lock()` and
         // `unlock()` in `DecodeBudget` (the class is private to it), so no two threads access
         // them at once.
-        var bytes = 0
-        var waiting = 0
+        package var bytes = 0
+        package var waiting = 0
         /// The ticket the next reservation takes, and the one allowed in next.
-        var nextTicket = 0
-        var serving = 0
+        package var nextTicket = 0
+        package var serving = 0
     }
 }

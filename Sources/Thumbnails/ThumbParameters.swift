@@ -1,5 +1,5 @@
-import CardKit
 import ImageCore
+import PhotoSources
 
 /// The query of a `/thumb` request, and the options of `cardrender thumb`: one parameter set.
 ///
@@ -39,13 +39,13 @@ public struct ThumbParameters: Sendable, Equatable {
     public var namesDensity: Bool
 
     /// The names a query may use (`sig` only reaches here when signing is off, and is refused).
-    static let names = [
+    package static let names = [
         "width", "height", "fit", "gravity", "focus", "background", "dpr", "format", "quality", "placeholder",
         "preset", "exp",
     ]
 
     /// The formats `format=` takes.
-    static let formatNames = OutputFormat.names + " or auto"
+    package static let formatNames = OutputFormat.names + " or auto"
 
     public init(
         box: ThumbnailBox, format: Format = .fixed(.png), quality: Quality? = nil,
@@ -82,17 +82,17 @@ public struct ThumbParameters: Sendable, Equatable {
     }
 
     /// Parses a raw query string (without the `?`) under `rules`.
-    /// - Throws: `ThumbRequestError.badParameter` naming the parameter.
-    public static func parse(query: Substring, rules: Rules) throws(ThumbRequestError) -> ThumbParameters {
+    /// - Throws: `ThumbParameterError` naming the parameter.
+    public static func parse(query: Substring, rules: Rules) throws(ThumbParameterError) -> ThumbParameters {
         var pairs: [(name: String, value: String)] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = PercentDecoding.decodeText(parts[0], plusIsSpace: true) else {
-                throw .badParameter(name: "query", expected: "valid percent-encoding", received: String(pair))
+                throw ThumbParameterError(name: "query", expected: "valid percent-encoding", received: String(pair))
             }
             let raw = parts.count > 1 ? parts[1] : ""
             guard let value = PercentDecoding.decodeText(raw, plusIsSpace: true) else {
-                throw .badParameter(name: name, expected: "valid percent-encoding", received: String(raw))
+                throw ThumbParameterError(name: name, expected: "valid percent-encoding", received: String(raw))
             }
             pairs.append((name, value))
         }
@@ -100,31 +100,31 @@ public struct ThumbParameters: Sendable, Equatable {
     }
 
     /// Parses decoded name-value pairs (a query's, or the command line's) under `rules`.
-    /// - Throws: `ThumbRequestError.badParameter` naming the parameter.
-    public static func parse(_ pairs: [(name: String, value: String)], rules: Rules) throws(ThumbRequestError)
+    /// - Throws: `ThumbParameterError` naming the parameter.
+    public static func parse(_ pairs: [(name: String, value: String)], rules: Rules) throws(ThumbParameterError)
         -> ThumbParameters
     {
         var values: [String: String] = [:]
         for (name, value) in pairs {
             guard names.contains(name) else {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: name, expected: "only the parameters \(names.joined(separator: ", "))",
                     received: "\(name)=\(value)")
             }
             if rules.presetsOnly && name != "preset" && name != "exp" {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: name, expected: "only preset=NAME (the server takes presets only)",
                     received: "\(name)=\(value)")
             }
             guard values[name] == nil else {
-                throw .badParameter(name: name, expected: "the parameter once", received: "it twice")
+                throw ThumbParameterError(name: name, expected: "the parameter once", received: "it twice")
             }
             values[name] = value
         }
         if let name = values["preset"] {
             guard let preset = rules.presets[name] else {
                 let known = rules.presets.keys.sorted()
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: "preset",
                     expected: known.isEmpty ? "no preset (the server defines none)" : known.joined(separator: ", "),
                     received: name)
@@ -132,33 +132,34 @@ public struct ThumbParameters: Sendable, Equatable {
             // The query's own values win over the preset's.
             for (key, value) in preset where values[key] == nil { values[key] = value }
         } else if rules.presetsOnly {
-            throw .badParameter(name: "preset", expected: "preset=NAME (the server takes presets only)", received: nil)
+            throw ThumbParameterError(
+                name: "preset", expected: "preset=NAME (the server takes presets only)", received: nil)
         }
         return try build(values, rules: rules)
     }
 
-    private static func build(_ values: [String: String], rules: Rules) throws(ThumbRequestError) -> ThumbParameters {
+    private static func build(_ values: [String: String], rules: Rules) throws(ThumbParameterError) -> ThumbParameters {
         let sideRange = "a whole number from 1 to \(rules.maxWidth)"
-        func side(_ name: String) throws(ThumbRequestError) -> Int? {
+        func side(_ name: String) throws(ThumbParameterError) -> Int? {
             guard let text = values[name] else { return nil }
             guard let value = Int(text), (1...rules.maxWidth).contains(value) else {
-                throw .badParameter(name: name, expected: sideRange, received: text)
+                throw ThumbParameterError(name: name, expected: sideRange, received: text)
             }
             return value
         }
         var box = ThumbnailBox(width: try side("width"), height: try side("height"))
         if box.width == nil && box.height == nil && !rules.sizeOptional {
-            throw .badParameter(name: "width", expected: sideRange + " (or a height)", received: nil)
+            throw ThumbParameterError(name: "width", expected: sideRange + " (or a height)", received: nil)
         }
         if let text = values["fit"] {
             guard let fit = ThumbnailBox.Fit(rawValue: text) else {
-                throw .badParameter(name: "fit", expected: "cover, contain, inside or fill", received: text)
+                throw ThumbParameterError(name: "fit", expected: "cover, contain, inside or fill", received: text)
             }
             box.fit = fit
         }
         if let text = values["gravity"] {
             guard let gravity = ThumbnailBox.Gravity.names[text.lowercased()] else {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: "gravity",
                     expected:
                         "centre, north, south, east, west, north-east, north-west, south-east, south-west or attention",
@@ -168,31 +169,32 @@ public struct ThumbParameters: Sendable, Equatable {
         }
         if let text = values["focus"] {
             guard values["gravity"] == nil else {
-                throw .badParameter(name: "focus", expected: "focus or gravity, not both", received: text)
+                throw ThumbParameterError(name: "focus", expected: "focus or gravity, not both", received: text)
             }
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x),
                 (0...1).contains(y)
             else {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: "focus", expected: "X,Y in fractions of the photo, each from 0 to 1", received: text)
             }
             box.gravity = .focus(x: x, y: y)
         }
         if let text = values["background"] {
             guard let colour = Self.colour(text) else {
-                throw .badParameter(name: "background", expected: "a colour RRGGBB in hexadecimal", received: text)
+                throw ThumbParameterError(
+                    name: "background", expected: "a colour RRGGBB in hexadecimal", received: text)
             }
             box.background = colour
         }
         if let text = values["dpr"] {
             guard let dpr = Double(text), dpr.isFinite, (1...4).contains(dpr) else {
-                throw .badParameter(name: "dpr", expected: "a number from 1 to 4", received: text)
+                throw ThumbParameterError(name: "dpr", expected: "a number from 1 to 4", received: text)
             }
             box.dpr = dpr
             let sides = box.canonical
             if (sides.width ?? 0) > rules.maxWidth || (sides.height ?? 0) > rules.maxWidth {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: "dpr", expected: "width and height times dpr at most \(rules.maxWidth)", received: text)
             }
         }
@@ -202,7 +204,7 @@ public struct ThumbParameters: Sendable, Equatable {
             case "auto": format = .auto
             default:
                 guard let fixed = OutputFormat(name: name) else {
-                    throw .badParameter(name: "format", expected: formatNames, received: name)
+                    throw ThumbParameterError(name: "format", expected: formatNames, received: name)
                 }
                 format = .fixed(fixed)
             }
@@ -210,10 +212,10 @@ public struct ThumbParameters: Sendable, Equatable {
         var placeholder: ThumbnailRequest.Placeholder?
         if let text = values["placeholder"] {
             guard let kind = ThumbnailRequest.Placeholder(rawValue: text) else {
-                throw .badParameter(name: "placeholder", expected: "thumbhash or blur", received: text)
+                throw ThumbParameterError(name: "placeholder", expected: "thumbhash or blur", received: text)
             }
             guard values["format"] == nil && values["quality"] == nil else {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: "placeholder", expected: "no format or quality with a placeholder (its format is fixed)",
                     received: text)
             }
@@ -226,7 +228,7 @@ public struct ThumbParameters: Sendable, Equatable {
         var expires: Int?
         if let text = values["exp"] {
             guard let seconds = Int(text), seconds >= 0 else {
-                throw .badParameter(name: "exp", expected: "a time in whole seconds since 1970", received: text)
+                throw ThumbParameterError(name: "exp", expected: "a time in whole seconds since 1970", received: text)
             }
             expires = seconds
         }
@@ -236,14 +238,14 @@ public struct ThumbParameters: Sendable, Equatable {
     }
 
     /// `quality=80` or `quality=jpeg:80,webp:75,avif:50`.
-    private static func quality(_ text: String, format: Format) throws(ThumbRequestError) -> Quality {
+    private static func quality(_ text: String, format: Format) throws(ThumbParameterError) -> Quality {
         let range = "a whole number from 1 to 100, or FORMAT:Q,... (jpeg, webp, avif)"
         if let value = Int(text) {
             guard (1...100).contains(value) else {
-                throw .badParameter(name: "quality", expected: range, received: text)
+                throw ThumbParameterError(name: "quality", expected: range, received: text)
             }
             guard format != .fixed(.png) && format != .fixed(.gif) else {
-                throw .badParameter(
+                throw ThumbParameterError(
                     name: "quality", expected: "no quality with format png or gif (they are lossless)", received: text)
             }
             return .all(value)
@@ -254,14 +256,14 @@ public struct ThumbParameters: Sendable, Equatable {
             guard parts.count == 2, let format = OutputFormat(name: String(parts[0])),
                 [.jpeg, .webp, .avif].contains(format), let value = Int(parts[1]), (1...100).contains(value),
                 qualities[format] == nil
-            else { throw .badParameter(name: "quality", expected: range, received: text) }
+            else { throw ThumbParameterError(name: "quality", expected: range, received: text) }
             qualities[format] = value
         }
         return .perFormat(qualities)
     }
 
     /// `RRGGBB` (an optional `#` before it) as three bytes.
-    static func colour(_ text: String) -> [UInt8]? {
+    package static func colour(_ text: String) -> [UInt8]? {
         let hex = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
         guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
         return [UInt8(value >> 16), UInt8((value >> 8) & 255), UInt8(value & 255)]
@@ -280,16 +282,16 @@ public struct ThumbParameters: Sendable, Equatable {
     /// Reads `--preset NAME=width=400,height=300,fit=cover,...`: the name, and the
     /// parameters as `name=value` joined by commas (a comma before a piece without `=`
     /// belongs to the value before it, as in `focus=0.3,0.6`).
-    /// - Throws: `ThumbRequestError.badParameter` for a preset without a name or parameters,
+    /// - Throws: `ThumbParameterError` for a preset without a name or parameters,
     ///   or one whose parameters do not parse.
-    public static func preset(_ text: String, maxWidth: Int) throws(ThumbRequestError) -> (
+    public static func preset(_ text: String, maxWidth: Int) throws(ThumbParameterError) -> (
         name: String, parameters: [(name: String, value: String)]
     ) {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty,
             parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         else {
-            throw .badParameter(name: "preset", expected: "NAME=width=400,height=300,...", received: text)
+            throw ThumbParameterError(name: "preset", expected: "NAME=width=400,height=300,...", received: text)
         }
         var pieces: [String] = []
         for piece in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
@@ -303,7 +305,7 @@ public struct ThumbParameters: Sendable, Equatable {
         for piece in pieces {
             let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2, pair[0] != "preset", pair[0] != "exp" else {
-                throw .badParameter(name: "preset \(parts[0])", expected: "name=value pairs", received: piece)
+                throw ThumbParameterError(name: "preset \(parts[0])", expected: "name=value pairs", received: piece)
             }
             pairs.append((String(pair[0]), String(pair[1])))
         }

@@ -4,7 +4,7 @@ import ImageCore
 extension FastHEIFSource {
     /// Whether `streamedResample` can make this photo's pixels: libheif's transformations
     /// are at most a turn (`turn`), which the resampled picture takes afterwards.
-    var streams: Bool { turn != nil }
+    package var streams: Bool { turn != nil }
 
     /// `box` (in the upright photo's pixels) resampled to `width` x `height`, read from the
     /// decode's YCbCr planes a row at a time (`HEIFCodec.Planes`): the box is resampled in
@@ -14,7 +14,7 @@ extension FastHEIFSource {
     /// - Returns: nil when the photo decodes to a layout the row conversion does not take
     ///   (not 8-bit full-range 4:2:0): libvips's way then.
     /// - Throws: `ImageInputError.damaged` naming the file, with libheif's reason.
-    func streamedResample(box: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int)
+    package func streamedResample(box: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int)
         throws -> MemoryImage?
     {
         guard let turn else { preconditionFailure("FastHEIFSource.streamedResample: not a turn alone") }
@@ -58,7 +58,7 @@ extension FastHEIFSource {
 
     /// `box` of the upright picture as a box of the stored one, which EXIF orientation `turn`
     /// makes upright (corners mapped back; exact for the eight turns and mirrors).
-    static func storedBox(
+    package static func storedBox(
         _ box: (x: Double, y: Double, width: Double, height: Double), turn: Int, storedWidth: Double,
         storedHeight: Double
     ) -> (x: Double, y: Double, width: Double, height: Double) {

@@ -36,7 +36,7 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
 
         /// Where the box's left and top lie in the room it can move in (0: left or top,
         /// 0.5: centred, 1: right or bottom); nil for the point-like gravities.
-        var anchor: (x: Double, y: Double)? {
+        package var anchor: (x: Double, y: Double)? {
             switch self {
             case .centre: (0.5, 0.5)
             case .north: (0.5, 0)
@@ -106,7 +106,7 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
     }
 
     /// The box's sides in image pixels (times `dpr`, rounded).
-    var pixelSides: (width: Int?, height: Int?) {
+    package var pixelSides: (width: Int?, height: Int?) {
         (
             width.map { max(1, Int((Double($0) * dpr).rounded())) },
             height.map { max(1, Int((Double($0) * dpr).rounded())) }
@@ -167,7 +167,7 @@ public struct ThumbnailBox: Sendable, Hashable, Codable {
     /// The size of the photo within a box of one or two sides, never enlarged without
     /// `enlarge`. One side alone is the GD formula: the other is
     /// round(other x side / source side), at least 1 (`Thumbnailer.outputSize`).
-    static func insideSize(sourceWidth: Int, sourceHeight: Int, width: Int?, height: Int?, enlarge: Bool)
+    package static func insideSize(sourceWidth: Int, sourceHeight: Int, width: Int?, height: Int?, enlarge: Bool)
         -> (width: Int, height: Int)
     {
         switch (width, height) {

@@ -3,7 +3,7 @@ import ImageCore
 
 /// A photo the fast executor decodes itself: a JPEG through libjpeg-turbo (`FastJPEGSource`)
 /// or an HEIF through libheif (`FastHEIFSource`). What `FastCardRenderer` needs of either.
-protocol FastPhotoSource {
+package protocol FastPhotoSource {
     /// The encoded photo (its `name` is used in errors).
     var photo: ImageData { get }
 
@@ -33,11 +33,11 @@ protocol FastPhotoSource {
 
 extension FastPhotoSource {
     /// The upright size of `level`.
-    func levelSize(_ level: DecodeLevel) -> (width: Int, height: Int) {
+    package func levelSize(_ level: DecodeLevel) -> (width: Int, height: Int) {
         level.size(fromDecoded: uprightSize(shrink: level.shrink))
     }
 
-    func decodeLevel(_ level: DecodeLevel, rows: Range<Int>?, policy: DecodePolicy) throws
+    package func decodeLevel(_ level: DecodeLevel, rows: Range<Int>?, policy: DecodePolicy) throws
         -> (image: MemoryImage, top: Int, warning: String?)
     {
         guard level.halvings > 0 else { return try decodeUpright(shrink: level.shrink, rows: rows, policy: policy) }

@@ -1,5 +1,6 @@
 import FileUtilities
 import ImageCore
+import PhotoSources
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

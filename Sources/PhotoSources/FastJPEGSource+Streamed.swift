@@ -4,7 +4,7 @@ import ImageCore
 extension FastJPEGSource {
     /// Whether `streamedResample` can make this photo's pixels: stored upright (orientation
     /// 1), so its decoded rows are the picture's rows.
-    var streams: Bool { info.orientation == 1 }
+    package var streams: Bool { info.orientation == 1 }
 
     /// `box` of the photo decoded at 1/`shrink` resampled to `width` x `height`, the rows
     /// going from libjpeg-turbo through the resampler's ring (`PixelKernels.Stream`): the
@@ -13,7 +13,7 @@ extension FastJPEGSource {
     /// box does not reach are skipped (libjpeg skips their IDCT). Only for `streams`.
     /// - Throws: `ImageInputError.damaged` naming the file, with libjpeg's reason (any damage
     ///   under `damage == .fail`; otherwise what decodes is returned with a warning).
-    func streamedResample(
+    package func streamedResample(
         shrink: Int, box: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int,
         policy: DecodePolicy
     ) throws -> (image: MemoryImage, warning: String?) {

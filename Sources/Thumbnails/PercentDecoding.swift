@@ -1,9 +1,9 @@
 /// Percent-decoding of URL parts (RFC 3986), strict: a `%` not followed by two hex digits
 /// makes the whole part invalid instead of being passed through.
-enum PercentDecoding {
+package enum PercentDecoding {
     /// The bytes of `text` with every `%XX` decoded once, or nil when an escape is malformed.
     /// - Parameter plusIsSpace: decode `+` as a space (query strings).
-    static func decode(_ text: Substring, plusIsSpace: Bool = false) -> [UInt8]? {
+    package static func decode(_ text: Substring, plusIsSpace: Bool = false) -> [UInt8]? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
@@ -24,7 +24,7 @@ enum PercentDecoding {
     }
 
     /// `decode` as UTF-8 text, or nil when an escape is malformed or the bytes are not UTF-8.
-    static func decodeText(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+    package static func decodeText(_ text: Substring, plusIsSpace: Bool = false) -> String? {
         guard let bytes = decode(text, plusIsSpace: plusIsSpace) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }

@@ -7,20 +7,20 @@ import VipsKit
 /// converted to sRGB as each row is decoded (CMYK and grey profiles need libvips's colour
 /// management). Cards and thumbnails both decode through it, so they take the fast path for
 /// the same photos.
-struct FastJPEGSource: FastPhotoSource {
+package struct FastJPEGSource: FastPhotoSource {
     /// The encoded photo.
-    let photo: ImageData
+    package let photo: ImageData
     /// Its JPEG header.
-    let info: JPEGCodec.Info
+    package let info: JPEGCodec.Info
     /// The conversion of its pixels to sRGB (nil: they are sRGB already), applied to rows
     /// as they are decoded.
-    let transform: ColourTransform?
+    package let transform: ColourTransform?
     /// None: `decodeUpright` converts to sRGB itself.
-    var transformAfterResampling: ColourTransform? { nil }
+    package var transformAfterResampling: ColourTransform? { nil }
 
     /// The photo as a fast-path source, or nil when it must go the libvips way. `header` is
     /// libvips's reading of the same bytes (its limits already checked).
-    init?(_ photo: ImageData, header: ImageHeader) {
+    package init?(_ photo: ImageData, header: ImageHeader) {
         guard header.format == .jpeg,
             let info = photo.withUnsafeBytes({ JPEGCodec.info(of: $0) }), Self.canDecode(info),
             info.width == header.width, info.height == header.height
@@ -40,7 +40,7 @@ struct FastJPEGSource: FastPhotoSource {
 
     /// Whether the fast path may decode a JPEG with this header: 8-bit YCbCr or grey, with
     /// no profile or an sRGB one, or YCbCr with another RGB profile (converted by lcms2).
-    static func canDecode(_ info: JPEGCodec.Info) -> Bool {
+    package static func canDecode(_ info: JPEGCodec.Info) -> Bool {
         info.isYCbCrOrGrey && (info.components == 1 || info.components == 3)
             && (!info.hasICCProfile || info.iccProfileIsSRGB || (info.components == 3 && info.iccProfileIsRGB))
     }
@@ -49,7 +49,7 @@ struct FastJPEGSource: FastPhotoSource {
     /// still at least `headroom` times `atLeast`. A headroom of 2 leaves the final reduction
     /// at least a factor of 2, as libvips's `thumbnail` does: the scaled IDCT is a box-like
     /// filter, so less of it aliases less.
-    func shrink(atLeast: (width: Int, height: Int), headroom: Int = 1) -> Int {
+    package func shrink(atLeast: (width: Int, height: Int), headroom: Int = 1) -> Int {
         let swapped = info.orientation >= 5
         let (neededWidth, neededHeight) = swapped ? (atLeast.height, atLeast.width) : (atLeast.width, atLeast.height)
         var shrink = 1
@@ -62,7 +62,7 @@ struct FastJPEGSource: FastPhotoSource {
     }
 
     /// The upright size of the photo decoded at 1/`shrink` (libjpeg rounds up).
-    func uprightSize(shrink: Int) -> (width: Int, height: Int) {
+    package func uprightSize(shrink: Int) -> (width: Int, height: Int) {
         ((info.uprightWidth + shrink - 1) / shrink, (info.uprightHeight + shrink - 1) / shrink)
     }
 
@@ -73,7 +73,7 @@ struct FastJPEGSource: FastPhotoSource {
     ///   returned; otherwise what decodes is returned with a warning naming the file.
     /// - Returns: the pixels, the upright row their first row is, and the warning.
     /// - Throws: `ImageInputError.damaged` naming the file, with libjpeg's reason.
-    func decodeUpright(shrink: Int, rows: Range<Int>? = nil, policy: DecodePolicy) throws
+    package func decodeUpright(shrink: Int, rows: Range<Int>? = nil, policy: DecodePolicy) throws
         -> (image: MemoryImage, top: Int, warning: String?)
     {
         let height = uprightSize(shrink: shrink).height
