@@ -135,7 +135,6 @@ let package = Package(
             name: "VipsKit",
             dependencies: [
                 "ImageCore", "CVips", "CVipsShim", "FileUtilities",
-                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Postal data with no pixels: addresses as fields, per-country formats and rules
@@ -144,14 +143,14 @@ let package = Package(
         .target(name: "Mail", exclude: ["Generated/PROVENANCE.md"]),
         // Preflight (ink and postal zones), imposition (sorted, cut-and-stack) and sheet
         // layout, the presses and paper sizes: PDF work that needs no card.
-        .target(name: "PressKit", dependencies: ["ImageCore", "FastPath", "PressPDF", "Mail"]),
+        .target(name: "PressKit", dependencies: ["FastPath", "PressPDF", "Mail", "FileUtilities"]),
         // A photo read for rendering: its header read once, the fast decode sources (libjpeg-turbo,
         // libheif; streamed or whole), decode levels, the decode budget, decoded photos kept
         // between requests, and the choice of executor; cards and thumbnails both read through it.
-        .target(name: "PhotoSources", dependencies: ["ImageCore", "FastPath", "VipsKit", "FileUtilities"]),
+        .target(name: "PhotoSources", dependencies: ["ImageCore", "FastPath", "VipsKit"]),
         // GD-style thumbnails and boxes: the request, its geometry and plan, both executors,
         // ThumbHash placeholders, and the parameters' parser shared by `/thumb` and `cardrender thumb`.
-        .target(name: "Thumbnails", dependencies: ["ImageCore", "FastPath", "VipsKit", "PhotoSources"]),
+        .target(name: "Thumbnails", dependencies: ["ImageCore", "FastPath", "VipsKit", "FileUtilities", "PhotoSources"]),
         .target(
             name: "CardKit",
             dependencies: [
@@ -164,7 +163,6 @@ let package = Package(
             name: "RenderCache",
             dependencies: [
                 "FileUtilities", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
@@ -180,10 +178,8 @@ let package = Package(
         .target(
             name: "CardPipeline",
             dependencies: [
-                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache",
-                "FileUtilities",
-                "CNativeVersions",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "CardKit", "VipsKit", "RenderCache",
+                "FileUtilities", "CNativeVersions",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -205,7 +201,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The postcard service (`/v1`): photos, previews, orders on a durable queue in SQLite
@@ -215,8 +210,7 @@ let package = Package(
             name: "CardService",
             dependencies: [
                 "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache",
-                "CardPipeline", "FileUtilities",
-                "ObjectStore",
+                "CardPipeline",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -231,7 +225,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["openapi.yaml"],
             // The studio page's files, compiled into the binary (served at /studio).

@@ -13,9 +13,9 @@ import RenderCache
 /// The content cache checks each entry's digest, and the catalogue checks the size.
 public struct CachedFrameArt: FrameArtCache {
     /// The cache the art lives in.
-    public let cache: LocalCache
+    public let cache: ContentStore
 
-    public init(cache: LocalCache) {
+    public init(cache: ContentStore) {
         self.cache = cache
     }
 
@@ -30,7 +30,7 @@ public struct CachedFrameArt: FrameArtCache {
     }
 
     public func load(_ request: FrameArtRequest) -> FrameOverlay? {
-        guard let key = key(request), let entry = cache.cache.entry(for: key),
+        guard let key = key(request), let entry = cache.entries.entry(for: key),
             let size = try? JSONDecoder().decode(Size.self, from: entry.metadata),
             let colour = entry.part("colour"), let alpha = entry.part("alpha")
         else { return nil }
@@ -42,7 +42,7 @@ public struct CachedFrameArt: FrameArtCache {
         guard let key = key(request),
             let metadata = try? JSONEncoder().encode(Size(width: art.width, height: art.height))
         else { return }
-        cache.cache.storeIfPossible(
+        cache.entries.storeIfPossible(
             CacheEntry(
                 parts: [("colour", Data(art.colourPixels)), ("alpha", Data(art.alphaPixels))], metadata: metadata),
             for: key)

@@ -13,7 +13,7 @@ import SystemPackage
 /// we work can never be rendered under another file's key.
 struct CachedRendering {
     /// The cache, or nil to render without one.
-    let cache: LocalCache?
+    let cache: ContentStore?
     /// The largest input accepted, in bytes.
     let maxBytes: Int
 
@@ -29,7 +29,7 @@ struct CachedRendering {
     func run<Output>(
         path: String,
         open: ((String) throws -> FileDescriptor)? = nil,
-        key: (_ digest: String, _ cache: LocalCache) throws -> CacheKey,
+        key: (_ digest: String, _ cache: ContentStore) throws -> CacheKey,
         fromEntry: (CacheEntry) -> Output?,
         render: (ImageData, _ digest: String?) throws -> Output,
         toEntry: (Output) throws -> CacheEntry
@@ -63,7 +63,7 @@ struct CachedRendering {
             data = read
         }
         var entryKey = try key(digest, cache)
-        if let entry = cache.cache.entry(for: entryKey), let output = fromEntry(entry) {
+        if let entry = cache.entries.entry(for: entryKey), let output = fromEntry(entry) {
             return (output, entryKey, true)
         }
         let bytes: ImageData
@@ -80,7 +80,7 @@ struct CachedRendering {
             }
         }
         let output = try render(bytes, digest)
-        cache.cache.storeIfPossible(try toEntry(output), for: entryKey)
+        cache.entries.storeIfPossible(try toEntry(output), for: entryKey)
         return (output, entryKey, false)
     }
 
@@ -92,21 +92,21 @@ struct CachedRendering {
     /// - Throws: what `key`, `render` and `toEntry` throw; `CacheError` when `mustStore`.
     func run<Output>(
         bytes: ImageData, digest: String, mustStore: Bool,
-        key: (_ digest: String, _ cache: LocalCache) throws -> CacheKey,
+        key: (_ digest: String, _ cache: ContentStore) throws -> CacheKey,
         fromEntry: (CacheEntry) -> Output?,
         render: (ImageData, _ digest: String?) throws -> Output,
         toEntry: (Output) throws -> CacheEntry
     ) throws -> (output: Output, key: CacheKey?, cached: Bool) {
         guard let cache else { return (try render(bytes, digest), nil, false) }
         let entryKey = try key(digest, cache)
-        if let entry = cache.cache.entry(for: entryKey), let output = fromEntry(entry) {
+        if let entry = cache.entries.entry(for: entryKey), let output = fromEntry(entry) {
             return (output, entryKey, true)
         }
         let output = try render(bytes, digest)
         if mustStore {
-            _ = try cache.cache.store(try toEntry(output), for: entryKey)
+            _ = try cache.entries.store(try toEntry(output), for: entryKey)
         } else {
-            cache.cache.storeIfPossible(try toEntry(output), for: entryKey)
+            cache.entries.storeIfPossible(try toEntry(output), for: entryKey)
         }
         return (output, entryKey, false)
     }

@@ -16,9 +16,9 @@ public struct CachedThumbnailer: Sendable {
     /// The thumbnailer that renders on a miss.
     public let thumbnailer: Thumbnailer
     /// The cache; nil renders every time.
-    public let cache: LocalCache?
+    public let cache: ContentStore?
 
-    public init(thumbnailer: Thumbnailer, cache: LocalCache?) {
+    public init(thumbnailer: Thumbnailer, cache: ContentStore?) {
         self.thumbnailer = thumbnailer
         self.cache = cache
     }
@@ -104,7 +104,7 @@ public struct CachedThumbnailer: Sendable {
             return CachedThumbnail(thumbnail: made, key: nil, cached: false)
         }
         let expected = try key(inputDigest: digest, request: request, options: options)
-        if let entry = cache.cache.entry(for: expected), let made = thumbnail(in: entry, format: options.format) {
+        if let entry = cache.entries.entry(for: expected), let made = thumbnail(in: entry, format: options.format) {
             return CachedThumbnail(thumbnail: made, key: expected, cached: true)
         }
         let bytes = try load()
@@ -112,7 +112,7 @@ public struct CachedThumbnailer: Sendable {
         let stored =
             actual == digest ? expected : try key(inputDigest: actual, request: request, options: options)
         let made = try thumbnailer.thumbnail(of: bytes, request: request, options: options, digest: actual)
-        cache.cache.storeIfPossible(try entry(for: made), for: stored)
+        cache.entries.storeIfPossible(try entry(for: made), for: stored)
         return CachedThumbnail(thumbnail: made, key: stored, cached: false)
     }
 

@@ -21,7 +21,7 @@ public struct CardBatch: Sendable {
     public let outputDirectory: String
     /// The cache, if any: a card whose photo bytes, spec and settings were rendered before
     /// is copied from it instead of rendered again.
-    public let cache: LocalCache?
+    public let cache: ContentStore?
     /// Whether each outcome lists the SHA-256 of the files written (for a run's manifest).
     public let recordsDigests: Bool
     /// Whether a spec's `photo` may name a file outside the input root the spec was found
@@ -36,7 +36,7 @@ public struct CardBatch: Sendable {
     ///   - allowsPhotosOutsideInputs: let specs name photos outside their input root.
     ///   - log: receives notes about the output tree (left-overs of killed writers removed).
     public init(
-        renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: LocalCache? = nil,
+        renderer: CardRenderer, defaults: CardSpec, outputDirectory: String, cache: ContentStore? = nil,
         recordsDigests: Bool = false, allowsPhotosOutsideInputs: Bool = false,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {

@@ -12,9 +12,9 @@ public struct CardMaker: Sendable {
     /// The renderer (frames, limits, print file).
     public let renderer: CardRenderer
     /// The cache, or nil to render every card.
-    public let cache: LocalCache?
+    public let cache: ContentStore?
 
-    public init(renderer: CardRenderer, cache: LocalCache?) {
+    public init(renderer: CardRenderer, cache: ContentStore?) {
         self.renderer = renderer
         self.cache = cache
     }
@@ -31,7 +31,7 @@ public struct CardMaker: Sendable {
 
     /// The cache key of the card `spec` makes of a photo whose content digest is `digest`.
     /// - Throws: what reading the spec's fonts throws (`CardRecipe`).
-    public func key(digest: String, spec: CardSpec, cache: LocalCache) throws -> CacheKey {
+    public func key(digest: String, spec: CardSpec, cache: ContentStore) throws -> CacheKey {
         try CacheKey(
             inputDigest: digest, recipe: CardRecipe(spec: spec, renderer: renderer, memo: cache.memo),
             versions: CacheVersions.current)
@@ -39,7 +39,7 @@ public struct CardMaker: Sendable {
 
     /// The card stored under `key`, or nil when there is none (or it is not a whole card).
     public func stored(_ key: CacheKey) -> FinishedCard? {
-        cache?.cache.entry(for: key).flatMap(FinishedCard.init(entry:))
+        cache?.entries.entry(for: key).flatMap(FinishedCard.init(entry:))
     }
 
     /// Renders the card (no cache involved).
@@ -51,7 +51,7 @@ public struct CardMaker: Sendable {
     /// Stores a card under `key` (already there from another writer: done).
     /// - Throws: `CacheError` when the store cannot be written: an order's card must be kept.
     public func store(_ card: FinishedCard, for key: CacheKey) throws {
-        _ = try cache?.cache.store(try card.entry(), for: key)
+        _ = try cache?.entries.store(try card.entry(), for: key)
     }
 
     /// The card of `photo` (whose content digest is `digest`) and `spec`: from the cache,

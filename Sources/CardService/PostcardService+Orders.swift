@@ -93,7 +93,7 @@ extension PostcardService {
             throw Problem(.conflict, "The card \(id) is \(card.status.rawValue); its files exist once it is ready.")
         }
         let finished = try await previewPool.runIfActive { [configuration] in
-            configuration.store.cache.entry(for: key).flatMap(FinishedCard.init(entry:))
+            configuration.store.entries.entry(for: key).flatMap(FinishedCard.init(entry:))
         }
         guard let side = finished?.sides.first else {
             throw Problem(.serviceUnavailable, "The card \(id)'s files cannot be read from the store now; retry later.")

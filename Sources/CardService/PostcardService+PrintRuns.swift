@@ -52,7 +52,7 @@ extension PostcardService {
         let (sheets, manifest): ([String], String) = try await renderPool.runIfActive { [configuration] in
             let postcards = try cards.map { card in
                 guard let key = card.entryKey.flatMap(CacheKey.init(hex:)),
-                    let finished = configuration.store.cache.entry(for: key).flatMap(FinishedCard.init(entry:)),
+                    let finished = configuration.store.entries.entry(for: key).flatMap(FinishedCard.init(entry:)),
                     let print = finished.sides.first?.print
                 else {
                     throw Problem(
@@ -81,7 +81,7 @@ extension PostcardService {
                             + failures.map { "\($0.name): \($0.detail)" }.joined(separator: "; "))
                 }
                 let digest = ContentDigest.of(pdf)
-                _ = try configuration.store.cache.store(
+                _ = try configuration.store.entries.store(
                     CacheEntry(parts: [("sheet", Data(pdf))]), for: CacheKey(hex: digest)!)
                 return digest
             }
@@ -93,7 +93,7 @@ extension PostcardService {
             let deposit = DepositManifest(rows: rows)
             let json = deposit.json()
             let manifest = ContentDigest.of(json)
-            _ = try configuration.store.cache.store(
+            _ = try configuration.store.entries.store(
                 CacheEntry(parts: [("json", Data(json)), ("csv", Data(deposit.csv().utf8))]),
                 for: CacheKey(hex: manifest)!)
             return (sheets, manifest)
@@ -156,7 +156,7 @@ extension PostcardService {
             throw Problem.notFound("The manifest of the print run \(id)")
         }
         let data = try await renderPool.runIfActive { [configuration] in
-            CacheKey(hex: digest).flatMap { configuration.store.cache.entry(for: $0) }?.part(format)
+            CacheKey(hex: digest).flatMap { configuration.store.entries.entry(for: $0) }?.part(format)
         }
         guard let data else {
             throw Problem(
@@ -173,7 +173,7 @@ extension PostcardService {
         }
         let digest = run.sheets[number - 1]
         let pdf = try await renderPool.runIfActive { [configuration] in
-            CacheKey(hex: digest).flatMap { configuration.store.cache.entry(for: $0) }?.part("sheet")
+            CacheKey(hex: digest).flatMap { configuration.store.entries.entry(for: $0) }?.part("sheet")
         }
         guard let pdf else {
             throw Problem(

@@ -19,7 +19,7 @@ import VipsKit
 /// The postcard service's work, behind `/v1` (`PostcardAPI`) and the queue (`CardQueue`):
 /// photos in the content store, previews, orders, renders, print runs.
 ///
-/// Photos and finished cards are kept in a `LocalCache` under the data directory (and in
+/// Photos and finished cards are kept in a `ContentStore` under the data directory (and in
 /// the shared bucket, when one is given, so that every node reads what any node stored);
 /// the service never collects that store's garbage: it holds orders, not a cache.
 public final class PostcardService: Sendable {
@@ -28,7 +28,7 @@ public final class PostcardService: Sendable {
         /// The database.
         public var database: any ServiceDatabase
         /// Photos and finished cards.
-        public var store: LocalCache
+        public var store: ContentStore
         /// The base settings of every renderer (limits, engine); each press sets its print file.
         public var settings: CardSettings
         /// The frames.
@@ -60,7 +60,7 @@ public final class PostcardService: Sendable {
         public var failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5)
 
         public init(
-            database: any ServiceDatabase, store: LocalCache, settings: CardSettings = .init(),
+            database: any ServiceDatabase, store: ContentStore, settings: CardSettings = .init(),
             catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
             previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 384 << 20,
             lease: Duration = .seconds(60), requestsPerSecond: Double = 100, nodeName: String = "node"
@@ -175,7 +175,7 @@ public final class PostcardService: Sendable {
         guard let key = CacheKey(hex: digest) else { preconditionFailure("a SHA-256 digest is 64 hex digits") }
         do {
             try await previewPool.runIfActive { [configuration] in
-                _ = try configuration.store.cache.store(CacheEntry(parts: [("photo", bytes)]), for: key)
+                _ = try configuration.store.entries.store(CacheEntry(parts: [("photo", bytes)]), for: key)
             }
         } catch let error as CacheError {
             throw Self.storeDown(error)
@@ -225,7 +225,7 @@ public final class PostcardService: Sendable {
     /// - Throws: `Problem` 404 when the owner has none by that id, 503 when the store lost it.
     func photoBytes(_ digest: String) throws -> ImageData {
         if let kept = decoded.photo(digest: digest) { return kept }
-        guard let key = CacheKey(hex: digest), let entry = configuration.store.cache.entry(for: key),
+        guard let key = CacheKey(hex: digest), let entry = configuration.store.entries.entry(for: key),
             let bytes = entry.part("photo")
         else {
             throw Problem(.serviceUnavailable, "The photo \(digest) cannot be read from the store now; retry later.")

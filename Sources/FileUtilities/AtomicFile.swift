@@ -106,11 +106,8 @@ public enum AtomicFile {
             count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         gethostname(&buffer, buffer.count - 1)
         let hostname = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // FNV-1a: a stable, dependency-free 64-bit hash; this is a name, not a secret.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (read("/proc/sys/kernel/random/boot_id") + "|" + namespace + "|" + hostname).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
+        // A name, not a secret.
+        let hash = StableHash.fnv1a((read("/proc/sys/kernel/random/boot_id") + "|" + namespace + "|" + hostname).utf8)
         return String(hash, radix: 36)
     }()
 

@@ -1,3 +1,5 @@
+import FileUtilities
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -34,11 +36,7 @@ public struct PressCondition: Sendable, Hashable, Encodable {
         self.inkLimit = inkLimit
         self.profile = profile
         self.profileName = profileName
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in profile {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        profileDigest = String(hash, radix: 16)
+        profileDigest = String(StableHash.fnv1a(profile), radix: 16)
     }
 
     /// The bundled conditions by their profile file (`FOGRA39-TAC300.icc`,

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// Keeps the disk cache within its size bound while the server runs: a collection at start,
 /// then every `interval`, on a worker thread; the statistics are flushed at shutdown.
 struct CacheMaintenance: Service {
-    let cache: LocalCache
+    let cache: ContentStore
     let pool: WorkPool
     let interval: Duration
     let logger: Logger

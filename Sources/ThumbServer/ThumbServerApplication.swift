@@ -23,7 +23,7 @@ public enum ThumbServerApplication {
     /// - Throws: `RootDirectoryError` when the root cannot be served.
     public static func build(
         configuration: ServerConfiguration,
-        cache: LocalCache,
+        cache: ContentStore,
         logger: Logger,
         api: (any HTTPResponder<ServerRequestContext>)? = nil,
         services: [any Service] = [],

@@ -28,7 +28,7 @@ public final class ThumbService: Sendable {
     /// The worker threads.
     public let pool: WorkPool
     /// The cache.
-    public let cache: LocalCache
+    public let cache: ContentStore
     /// Where the photos are; nil for a server without `--root` (`/thumb/` is then 404).
     let source: Source?
     let signer: URLSigner?
@@ -80,7 +80,7 @@ public final class ThumbService: Sendable {
 
     /// Opens the root and starts the workers.
     /// - Throws: `RootDirectoryError` for a root that cannot be served.
-    public init(configuration: ServerConfiguration, cache: LocalCache, logger: Logger) throws {
+    public init(configuration: ServerConfiguration, cache: ContentStore, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         if let root = configuration.root, root.hasPrefix("s3://") {
@@ -265,7 +265,7 @@ public final class ThumbService: Sendable {
             let opened = verifiedFiles.open(key, path: cache.store.path(of: key))
         else { return nil }
         if opened.touch { cache.store.touch(key) }
-        cache.cache.countHit()
+        cache.entries.countHit()
         metrics.thumbnail(from: .disk)
         var fields = MemoryCache.Entry.validators(
             etag: "\"\(key.hex)\"", modified: photo.modified, maxAge: configuration.maxAge)
@@ -420,7 +420,7 @@ public final class ThumbService: Sendable {
     private func diskEntry(of photo: Photo, _ asked: Asked) async -> MemoryCache.Entry? {
         guard let key = knownKey(of: photo, asked) else { return nil }
         let read = try? await NIOThreadPool.singleton.runIfActive { [cache, thumbnailer, verifiedFiles] in
-            let thumbnail = cache.cache.entry(for: key, nearestOnly: true).flatMap {
+            let thumbnail = cache.entries.entry(for: key, nearestOnly: true).flatMap {
                 thumbnailer.thumbnail(in: $0, format: asked.options.format)
             }
             if let thumbnail {

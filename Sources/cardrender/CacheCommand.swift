@@ -18,7 +18,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: CacheOptions
 
         func run() throws {
-            let cache = try LocalCache(directory: options.directory)
+            let cache = try ContentStore(directory: options.directory)
             let objects = try cache.store.list()
             let bytes = objects.reduce(0) { $0 + $1.size }
             let statistics = CacheStatistics.read(options.directory)
@@ -59,7 +59,7 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let bound = maxSize?.bytes ?? options.cacheMaxSize.bytes
-            let cache = try LocalCache(directory: options.directory, maxBytes: bound) { Console.error($0) }
+            let cache = try ContentStore(directory: options.directory, maxBytes: bound) { Console.error($0) }
             guard let result = cache.collectGarbage() else { throw ExitCode(1) }
             cache.flushStatistics()
             Console.out(
@@ -81,8 +81,8 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: CacheOptions
 
         func run() throws {
-            let cache = try LocalCache(directory: options.directory) { Console.error($0) }
-            let result = try cache.cache.verify()
+            let cache = try ContentStore(directory: options.directory) { Console.error($0) }
+            let result = try cache.entries.verify()
             cache.flushStatistics()
             Console.out("checked \(result.checked) entries, removed \(result.removed) corrupt")
             var removed = result.removed

@@ -77,7 +77,7 @@ struct CacheOptions: ParsableArguments {
     /// Ends a batch whose shared cache failed: exit 75 (`EX_TEMPFAIL`: the scheduler should
     /// run the shard again) when the store did not answer, 1 when it refused this node (bad
     /// credentials or permissions: a retry cannot help). The outputs are written either way.
-    static func checkShared(_ cache: LocalCache?) throws {
+    static func checkShared(_ cache: ContentStore?) throws {
         guard let store = cache?.shared as? S3Store, let failure = store.health.failure else { return }
         if failure.isTransient {
             Console.error(
@@ -92,7 +92,7 @@ struct CacheOptions: ParsableArguments {
     }
 
     /// Opens the cache unless `--no-cache`; problems are reported and the work goes on uncached.
-    func open() -> LocalCache? {
+    func open() -> ContentStore? {
         guard !noCache else { return nil }
         do {
             let shared = sharedStore()
@@ -106,7 +106,7 @@ struct CacheOptions: ParsableArguments {
                     )
                 }
             }
-            return try LocalCache(directory: directory, maxBytes: cacheMaxSize.bytes, shared: shared) {
+            return try ContentStore(directory: directory, maxBytes: cacheMaxSize.bytes, shared: shared) {
                 Console.error($0)
             }
         } catch {

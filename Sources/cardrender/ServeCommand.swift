@@ -198,7 +198,7 @@ struct ServeCommand: AsyncParsableCommand {
                     "the shared cache \(shared.location) \(problem.isTransient ? "does not answer" : "refuses this server") (\(problem)); serving from the disk cache meanwhile"
                 )
             }
-            let store = try LocalCache(
+            let store = try ContentStore(
                 directory: caching.directory, maxBytes: caching.cacheMaxSize.bytes, shared: shared
             ) {
                 [logger] in logger.warning("\($0)")

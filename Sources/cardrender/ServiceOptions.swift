@@ -177,7 +177,7 @@ struct ServiceNodeOptions: ParsableArguments {
                 )
             }
         }
-        let store = try LocalCache(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
+        let store = try ContentStore(directory: data.dataDirectory + "/store", maxBytes: .max, shared: shared) {
             logger.warning("\($0)")
         }
         var configuration = PostcardService.Configuration(

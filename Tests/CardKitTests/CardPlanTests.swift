@@ -36,7 +36,7 @@ struct CardPlanTests {
         // Scaled across and down so that the crop is exactly the window: one resampling.
         let (fx, fy) = (1748.0 / 2114, 1240.0 / 1500)
         #expect(plan.scaledPhoto == Size(width: Int((3000 * fx).rounded()), height: Int((2000 * fy).rounded())))
-        let box = PixelBox(
+        let box = PixelRect(
             left: Int((443 * fx).rounded()), top: Int((250 * fy).rounded()), right: Int((443 * fx).rounded()) + 1748,
             bottom: Int((250 * fy).rounded()) + 1240)
         #expect(plan.source == .region(box: box, size: Size(width: 1748, height: 1240), quarters: 0, x: 0, y: 0))
@@ -79,7 +79,7 @@ struct CardPlanTests {
         #expect(
             cover.source
                 == .region(
-                    box: PixelBox(left: 56, top: 0, right: 1804, bottom: 1240), size: Size(width: 1748, height: 1240),
+                    box: PixelRect(left: 56, top: 0, right: 1804, bottom: 1240), size: Size(width: 1748, height: 1240),
                     quarters: 0, x: 0, y: 0))
     }
 
@@ -89,13 +89,13 @@ struct CardPlanTests {
     @Test("quarter turns map the window's visible part back to the scaled photo")
     func quarterTurnedBoxes() {
         let photo = Size(width: 30, height: 20)
-        let window = PixelBox(left: 0, top: 0, right: 25, bottom: 16)
+        let window = PixelRect(left: 0, top: 0, right: 25, bottom: 16)
         // Centred at (20, 8): unturned, the 30 x 20 photo spans x 5...35, y -2...18.
         let centre = (x: 20.0, y: 8.0)
         #expect(
             CardPlan.quarterTurned(photo, quarters: 0, centre: centre, window: window)
                 == .region(
-                    box: PixelBox(left: 0, top: 2, right: 20, bottom: 18), size: Size(width: 20, height: 16),
+                    box: PixelRect(left: 0, top: 2, right: 20, bottom: 18), size: Size(width: 20, height: 16),
                     quarters: 0, x: 5, y: 0))
         // A quarter turn clockwise: 20 x 30, spanning x 10...30, y -7...23; the window shows
         // x 10...25 (turned columns 0...15) and y 0...16 (turned rows 7...23). Turned column c
@@ -103,19 +103,19 @@ struct CardPlanTests {
         #expect(
             CardPlan.quarterTurned(photo, quarters: 1, centre: centre, window: window)
                 == .region(
-                    box: PixelBox(left: 7, top: 5, right: 23, bottom: 20), size: Size(width: 16, height: 15),
+                    box: PixelRect(left: 7, top: 5, right: 23, bottom: 20), size: Size(width: 16, height: 15),
                     quarters: 1, x: 10, y: 0))
         // A half turn: spans x 5...35, y -2...18 as unturned, the photo upside down.
         #expect(
             CardPlan.quarterTurned(photo, quarters: 2, centre: centre, window: window)
                 == .region(
-                    box: PixelBox(left: 10, top: 2, right: 30, bottom: 18), size: Size(width: 20, height: 16),
+                    box: PixelRect(left: 10, top: 2, right: 30, bottom: 18), size: Size(width: 20, height: 16),
                     quarters: 2, x: 5, y: 0))
         // Three quarters: turned column c is photo row c, turned row r is photo column 29 - r.
         #expect(
             CardPlan.quarterTurned(photo, quarters: 3, centre: centre, window: window)
                 == .region(
-                    box: PixelBox(left: 7, top: 0, right: 23, bottom: 15), size: Size(width: 16, height: 15),
+                    box: PixelRect(left: 7, top: 0, right: 23, bottom: 15), size: Size(width: 16, height: 15),
                     quarters: 3, x: 10, y: 0))
         // Pushed wholly out: the background alone.
         #expect(CardPlan.quarterTurned(photo, quarters: 1, centre: (60, 8), window: window) == .background)

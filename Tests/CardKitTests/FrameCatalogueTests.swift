@@ -1,5 +1,6 @@
 import CardKit
 import Foundation
+import ImageCore
 import Synchronization
 import TestSupport
 import Testing

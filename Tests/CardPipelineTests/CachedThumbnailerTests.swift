@@ -32,7 +32,7 @@ import VipsKit
 
     @Test func theKeyIsMadeFromTheBytesThatAreRendered() throws {
         let directory = try Fixtures.scratchDirectory()
-        let cache = try LocalCache(directory: directory + "/cache")
+        let cache = try ContentStore(directory: directory + "/cache")
         let thumbnailer = CachedThumbnailer(thumbnailer: Thumbnailer(), cache: cache)
         let path = directory + "/photo.tif"  // uncompressed: same size whatever the colour
         try solid(path, 40)
@@ -56,7 +56,7 @@ import VipsKit
         let digest = ContentDigest.of(try Data(contentsOf: URL(fileURLWithPath: path)))
         let expected = try thumbnailer.key(inputDigest: digest, width: 33, enlarge: false, options: EncodeOptions())
         #expect(second.key == expected)
-        #expect(cache.cache.entry(for: expected) != nil)
+        #expect(cache.entries.entry(for: expected) != nil)
         // And the memo now holds the digest of the bytes read, so the light picture's key
         // at width 32 is not the dark one's.
         let third = try thumbnailer.thumbnail(file: path, width: 32)

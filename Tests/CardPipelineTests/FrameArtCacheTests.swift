@@ -29,7 +29,7 @@ struct FrameArtCacheTests {
         card: RenderedCard, rasterisations: Int
     ) {
         let catalogue = try FrameCatalogue(directory: frames)
-        catalogue.keepArt(in: CachedFrameArt(cache: try LocalCache(directory: cache)))
+        catalogue.keepArt(in: CachedFrameArt(cache: try ContentStore(directory: cache)))
         let card = try CardRenderer(catalogue: catalogue).render(
             photo: photo, spec: spec, specFile: "art")
         return (card, catalogue.rasterisations)
@@ -49,7 +49,7 @@ struct FrameArtCacheTests {
         #expect(second.card.front.small == first.card.front.small)
         // The general path blends the stored art too, and gets the picture it got before.
         let general = try FrameCatalogue(directory: frames)
-        general.keepArt(in: CachedFrameArt(cache: try LocalCache(directory: directory + "/cache")))
+        general.keepArt(in: CachedFrameArt(cache: try ContentStore(directory: directory + "/cache")))
         let plain = try CardRenderer(
             catalogue: try FrameCatalogue(directory: frames), settings: .init(engine: .general)
         )

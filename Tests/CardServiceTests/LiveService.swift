@@ -128,7 +128,7 @@ struct LiveService: Sendable {
         let opened = try await database.open(directory: directory)
         try await OrderBook(database: opened).migrate()
         var configuration = PostcardService.Configuration(
-            database: opened, store: try LocalCache(directory: directory + "/store", maxBytes: .max),
+            database: opened, store: try ContentStore(directory: directory + "/store", maxBytes: .max),
             settings: CardSettings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
             catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
             previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
@@ -141,7 +141,7 @@ struct LiveService: Sendable {
         server.workers = 1
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let (application, _) = try ThumbServerApplication.build(
-            configuration: server, cache: try LocalCache(directory: directory + "/cache"), logger: logger,
+            configuration: server, cache: try ContentStore(directory: directory + "/cache"), logger: logger,
             api: api.responder, services: api.services, moreMetrics: [api.metrics]
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)

@@ -134,12 +134,12 @@ struct SharedCacheTests {
         // The cache's calls block (they are made from worker threads): run them on one, never
         // on Swift's cooperative pool, which the store's requests need.
         let (first, stored, second) = try await Tools.onWorkerThread {
-            let local = try LocalCache(directory: try Fixtures.scratchDirectory("node-d"), shared: store)
-            let first = local.cache.entry(for: key)
+            let local = try ContentStore(directory: try Fixtures.scratchDirectory("node-d"), shared: store)
+            let first = local.entries.entry(for: key)
             let entry = CacheEntry(parts: [("image", Data([9, 8, 7]))], metadata: Data("{}".utf8))
-            let stored = try local.cache.store(entry, for: key)
-            let fresh = try LocalCache(directory: try Fixtures.scratchDirectory("node-e"), shared: store)
-            return (first == nil, stored, fresh.cache.entry(for: key)?.part("image"))
+            let stored = try local.entries.store(entry, for: key)
+            let fresh = try ContentStore(directory: try Fixtures.scratchDirectory("node-e"), shared: store)
+            return (first == nil, stored, fresh.entries.entry(for: key)?.part("image"))
         }
         #expect(first, "the corrupt object was a miss")
         #expect(stored == .stored)
@@ -162,11 +162,11 @@ struct SharedCacheTests {
         let key = try CacheKey(inputDigest: "outage", recipe: ["width": 60], versions: "test")
         let directory = try Fixtures.scratchDirectory("node-outage")
         let (stored, again) = try await Tools.onWorkerThread {
-            let local = try LocalCache(directory: directory, shared: store)
+            let local = try ContentStore(directory: directory, shared: store)
             let entry = CacheEntry(parts: [("image", Data([4, 5, 6]))], metadata: Data("{}".utf8))
-            let stored = (try? local.cache.store(entry, for: key)) != nil
-            let rerun = try LocalCache(directory: directory, shared: store)
-            return (stored, rerun.cache.entry(for: key)?.part("image"))
+            let stored = (try? local.entries.store(entry, for: key)) != nil
+            let rerun = try ContentStore(directory: directory, shared: store)
+            return (stored, rerun.entries.entry(for: key)?.part("image"))
         }
         #expect(!stored, "the bucket's failure is reported")
         #expect(again == Data([4, 5, 6]), "the disk kept it")
@@ -183,13 +183,13 @@ struct SharedCacheTests {
         let key = try CacheKey(inputDigest: "rotted", recipe: ["width": 60], versions: "test")
         let directory = try Fixtures.scratchDirectory("node-rot")
         let (served, otherNode) = try await Tools.onWorkerThread {
-            let local = try LocalCache(directory: directory, shared: store)
+            let local = try ContentStore(directory: directory, shared: store)
             let entry = CacheEntry(parts: [("image", Data([7, 7, 7]))], metadata: Data("{}".utf8))
-            try local.cache.store(entry, for: key)
+            try local.entries.store(entry, for: key)
             try Data([1, 2, 3]).write(to: URL(fileURLWithPath: local.store.path(of: key)))
-            let served = local.cache.entry(for: key)?.part("image")
-            let other = try LocalCache(directory: try Fixtures.scratchDirectory("node-other"), shared: store)
-            return (served, other.cache.entry(for: key)?.part("image"))
+            let served = local.entries.entry(for: key)?.part("image")
+            let other = try ContentStore(directory: try Fixtures.scratchDirectory("node-other"), shared: store)
+            return (served, other.entries.entry(for: key)?.part("image"))
         }
         #expect(served == Data([7, 7, 7]), "read from the bucket after the local copy was found corrupt")
         #expect(otherNode == Data([7, 7, 7]), "the shared object is still there, whole")

@@ -27,21 +27,21 @@ import Testing
 
     @Test func sameBytesUnderTwoNamesAreOneEntry() throws {
         let directory = try scratch()
-        let local = try LocalCache(directory: directory + "/cache")
+        let local = try ContentStore(directory: directory + "/cache")
         try Data("the same photo".utf8).write(to: URL(fileURLWithPath: directory + "/a.jpg"))
         try Data("the same photo".utf8).write(to: URL(fileURLWithPath: directory + "/b copy.jpg"))
         let first = try key(local.memo.digest(ofFile: directory + "/a.jpg"))
         let second = try key(local.memo.digest(ofFile: directory + "/b copy.jpg"))
         #expect(first == second)
-        try local.cache.store(CacheEntry(parts: [("image", Data([1, 2, 3]))]), for: first)
-        #expect(local.cache.entry(for: second)?.part("image") == Data([1, 2, 3]))
+        try local.entries.store(CacheEntry(parts: [("image", Data([1, 2, 3]))]), for: first)
+        #expect(local.entries.entry(for: second)?.part("image") == Data([1, 2, 3]))
         // One changed byte is another key, and so is another recipe.
         try Data("the same phot0".utf8).write(to: URL(fileURLWithPath: directory + "/b copy.jpg"))
         let changed = try key(local.memo.digest(ofFile: directory + "/b copy.jpg"))
         #expect(changed != first)
-        #expect(local.cache.entry(for: changed) == nil)
+        #expect(local.entries.entry(for: changed) == nil)
         #expect(try key(local.memo.digest(ofFile: directory + "/a.jpg"), width: 201) != first)
-        let counts = local.cache.sessionCounts
+        let counts = local.entries.sessionCounts
         #expect(counts.hits == 1 && counts.misses == 1 && counts.stores == 1)
     }
 
@@ -85,69 +85,69 @@ import Testing
     @Test func corruptEntryIsRemovedNotServed() throws {
         let directory = try scratch()
         let lines = LogLines()
-        let local = try LocalCache(directory: directory) { lines.append($0) }
+        let local = try ContentStore(directory: directory) { lines.append($0) }
         let entryKey = try key("abc")
         let entry = CacheEntry(
             parts: [("print", Data(repeating: 7, count: 5000)), ("small", Data([9]))], metadata: Data("{}".utf8))
-        try local.cache.store(entry, for: entryKey)
-        #expect(local.cache.entry(for: entryKey) == entry)
+        try local.entries.store(entry, for: entryKey)
+        #expect(local.entries.entry(for: entryKey) == entry)
         // Flip one byte in the middle of the stored file.
         let path = local.store.path(of: entryKey)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count / 2] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(local.cache.entry(for: entryKey) == nil)
+        #expect(local.entries.entry(for: entryKey) == nil)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(lines.all.contains { $0.contains("removed corrupt entry \(entryKey)") })
-        #expect(local.cache.sessionCounts.corrupt == 1)
+        #expect(local.entries.sessionCounts.corrupt == 1)
         // Truncated files are caught too, by `verify`.
-        try local.cache.store(entry, for: entryKey)
+        try local.entries.store(entry, for: entryKey)
         try Data(bytes.prefix(100)).write(to: URL(fileURLWithPath: path))
-        #expect(try local.cache.verify() == (checked: 1, removed: 1))
+        #expect(try local.entries.verify() == (checked: 1, removed: 1))
     }
 
     /// A store that cannot be read is a logged miss, not a failure.
     @Test func unreadableObjectIsALoggedMiss() throws {
         let directory = try scratch()
         let lines = LogLines()
-        let local = try LocalCache(directory: directory) { lines.append($0) }
+        let local = try ContentStore(directory: directory) { lines.append($0) }
         let entryKey = try key("dir")
         try FileManager.default.createDirectory(
             atPath: local.store.path(of: entryKey), withIntermediateDirectories: true)
-        #expect(local.cache.entry(for: entryKey) == nil)
+        #expect(local.entries.entry(for: entryKey) == nil)
         #expect(lines.all.contains { $0.contains("cannot be read") && $0.contains("Working without the cache") })
     }
 
     @Test func evictionKeepsTheBoundAndRemovesLeastRecentlyUsedFirst() throws {
         let directory = try scratch()
-        let local = try LocalCache(directory: directory, maxBytes: 25_000)
+        let local = try ContentStore(directory: directory, maxBytes: 25_000)
         var keys: [CacheKey] = []
         for index in 0..<5 {
             let entryKey = try key("input-\(index)")
             keys.append(entryKey)
-            try local.cache.store(
+            try local.entries.store(
                 CacheEntry(parts: [("image", Data(repeating: UInt8(index), count: 10_000))]), for: entryKey)
             // Stored at distinct, increasing times.
             var times = [timespec(tv_sec: 1000 + index, tv_nsec: 0), timespec(tv_sec: 1000 + index, tv_nsec: 0)]
             #expect(utimensat(AT_FDCWD, local.store.path(of: entryKey), &times, 0) == 0)
         }
         // Use entries 0 and 1 now: they become the most recently used.
-        #expect(local.cache.entry(for: keys[0]) != nil)
-        #expect(local.cache.entry(for: keys[1]) != nil)
+        #expect(local.entries.entry(for: keys[0]) != nil)
+        #expect(local.entries.entry(for: keys[1]) != nil)
         let result = try #require(local.collectGarbage())
         #expect(result.bytes <= 25_000)
         #expect(result.removed == 3)
-        #expect(local.cache.entry(for: keys[0]) != nil && local.cache.entry(for: keys[1]) != nil)
-        for index in 2..<5 { #expect(local.cache.entry(for: keys[index]) == nil, "entry \(index) should be gone") }
+        #expect(local.entries.entry(for: keys[0]) != nil && local.entries.entry(for: keys[1]) != nil)
+        for index in 2..<5 { #expect(local.entries.entry(for: keys[index]) == nil, "entry \(index) should be gone") }
     }
 
     @Test func statisticsMergeAcrossSessions() throws {
         let directory = try scratch()
         for _ in 0..<2 {
-            let local = try LocalCache(directory: directory)
+            let local = try ContentStore(directory: directory)
             let entryKey = try key("x")
-            if local.cache.entry(for: entryKey) == nil {
-                try local.cache.store(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
+            if local.entries.entry(for: entryKey) == nil {
+                try local.entries.store(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
             }
             local.flushStatistics()
         }
@@ -161,13 +161,13 @@ import Testing
     @Test func unwritableStoreIsLoggedNotThrown() throws {
         let directory = try scratch()
         let lines = LogLines()
-        let local = try LocalCache(directory: directory) { lines.append($0) }
+        let local = try ContentStore(directory: directory) { lines.append($0) }
         let entryKey = try key("blocked")
         let shard = directory + "/objects/" + String(entryKey.hex.prefix(2))
         _ = FileManager.default.createFile(atPath: shard, contents: Data([0]))
-        local.cache.storeIfPossible(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
+        local.entries.storeIfPossible(CacheEntry(parts: [("image", Data([1]))]), for: entryKey)
         #expect(lines.all.contains { $0.contains("cannot be written") && $0.contains("not cached") })
-        #expect(local.cache.entry(for: entryKey) == nil)
+        #expect(local.entries.entry(for: entryKey) == nil)
     }
 }
 
@@ -184,7 +184,7 @@ final class LogLines: Sendable {
     @Test func collectionKeepsTheNewestMemos() throws {
         let directory = NSTemporaryDirectory() + "memo-bound-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let local = try LocalCache(directory: directory, maxMemoEntries: 5)
+        let local = try ContentStore(directory: directory, maxMemoEntries: 5)
         for index in 0..<12 {
             let stamp = FileStamp(device: 1, inode: UInt64(index), size: 10, modifiedSeconds: 0, modifiedNanoseconds: 0)
             local.memo.remember(String(repeating: "a", count: 64), for: stamp)

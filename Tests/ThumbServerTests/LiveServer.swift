@@ -72,7 +72,7 @@ struct LiveServer: Sendable {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let (application, service) = try ThumbServerApplication.build(
-            configuration: configuration, cache: try LocalCache(directory: try Fixtures.scratchDirectory("cache")),
+            configuration: configuration, cache: try ContentStore(directory: try Fixtures.scratchDirectory("cache")),
             logger: logger
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)

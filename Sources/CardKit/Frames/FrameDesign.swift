@@ -1,27 +1,13 @@
+import ImageCore
 import PressKit
 
 /// One frame of the catalogue: its manifest (the old design records' fields).
 public struct FrameDesign: Sendable, Equatable, Hashable, Codable {
-    /// A rectangle in print pixels.
-    public struct Rect: Sendable, Equatable, Hashable, Codable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
-
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     /// The preview thumbnail shown in the app's carousel, with its own window.
     public struct Preview: Sendable, Equatable, Hashable, Codable {
         public var width: Int
         public var height: Int
-        public var window: Rect
+        public var window: PixelRect
     }
 
     /// `theme/name`, e.g. `travel/airmail`.
@@ -38,7 +24,7 @@ public struct FrameDesign: Sendable, Equatable, Hashable, Codable {
     public var art: String
     /// Where the photo shows, in print pixels at 300 dpi on the trimmed card
     /// (`collate_x`, `collate_y`, `photo_width`, `photo_height`).
-    public var window: Rect
+    public var window: PixelRect
     /// An effect the design imposes on the photo, unless the spec names one.
     public var effect: ColourEffect.Name?
     /// The preview thumbnail's size and window (`thumbnail_width/height`, `thumbnail_x/y`).

@@ -25,7 +25,7 @@ public struct FirstPlacement: Sendable, Hashable {
     /// The card it was chosen for: its print file's size (bleed included).
     public let card: Size
     /// The photo window in that card, in print pixels.
-    public let window: FrameDesign.Rect
+    public let window: PixelRect
 
     /// The algorithm's version, part of the cache key of a card placed automatically: a
     /// change to how placements are chosen must not serve cards placed the old way.
@@ -46,7 +46,7 @@ public struct FirstPlacement: Sendable, Hashable {
     ///   - policy: the decode policy (the header has been checked against it).
     /// - Throws: `ImageInputError` or `VipsError` when the photo does not decode.
     static func choose(
-        photo: ImageData, upright: Size, card: Size, window windowBox: FrameDesign.Rect, policy: DecodePolicy
+        photo: ImageData, upright: Size, card: Size, window windowBox: PixelRect, policy: DecodePolicy
     )
         throws -> FirstPlacement
     {

@@ -19,7 +19,7 @@ struct CardPlan {
         /// turned `quarters` quarter turns clockwise, at (`x`, `y`) in the window; the rest of
         /// the window is background. A reduced crop is the box (snapped outwards) filling the
         /// window; a transform turned by quarters is the part of the photo the window shows.
-        case region(box: PixelBox, size: Size, quarters: Int, x: Int, y: Int)
+        case region(box: PixelRect, size: Size, quarters: Int, x: Int, y: Int)
         /// Enlarging a crop: the crop in the upright photo's pixels, cut out first and
         /// enlarged alone (its edges repeated).
         case enlargedCrop(x: Int, y: Int, width: Int, height: Int)
@@ -27,7 +27,7 @@ struct CardPlan {
         /// `rotation` degrees clockwise about the scaled photo's centre, which lands at
         /// (`centreX`, `centreY`) in the window (fractions kept); the window's `visible` box
         /// is drawn, the rest is background.
-        case rotated(box: PixelBox, rotation: Double, centreX: Double, centreY: Double, visible: PixelBox)
+        case rotated(box: PixelRect, rotation: Double, centreX: Double, centreY: Double, visible: PixelRect)
     }
 
     /// The card's geometry (trim, bleed, window, photo scale).
@@ -109,7 +109,7 @@ struct CardPlan {
             scaledPhoto = uniform
             let (width, height) = (Double(layout.window.width), Double(layout.window.height))
             let centre = (x: width / 2 + offsetX * width, y: height / 2 + offsetY * height)
-            let window = PixelBox(left: 0, top: 0, right: layout.window.width, bottom: layout.window.height)
+            let window = PixelRect(left: 0, top: 0, right: layout.window.width, bottom: layout.window.height)
             let turn = rotation.truncatingRemainder(dividingBy: 360)
             if turn.truncatingRemainder(dividingBy: 90) == 0 {
                 let quarters = ((Int((turn / 90).rounded()) % 4) + 4) % 4
@@ -158,7 +158,7 @@ struct CardPlan {
             height: max(window.height, Self.scaled(photo.height, fy)))
         let left = min(scaled.width - window.width, Int((Double(x) * fx).rounded()))
         let top = min(scaled.height - window.height, Int((Double(y) * fy).rounded()))
-        let box = PixelBox(left: left, top: top, right: left + window.width, bottom: top + window.height)
+        let box = PixelRect(left: left, top: top, right: left + window.width, bottom: top + window.height)
         return (
             scaled, .region(box: box, size: Size(width: window.width, height: window.height), quarters: 0, x: 0, y: 0)
         )
@@ -169,30 +169,31 @@ struct CardPlan {
     /// interpolated): the box of `scaled` it needs and where that lands, or the background
     /// alone when nothing of it reaches the window.
     static func quarterTurned(
-        _ scaled: Size, quarters: Int, centre: (x: Double, y: Double), window: PixelBox
+        _ scaled: Size, quarters: Int, centre: (x: Double, y: Double), window: PixelRect
     ) -> Source {
         let (width, height) = (scaled.width, scaled.height)
         let turned = quarters % 2 == 1 ? Size(width: height, height: width) : scaled
         let x = Int((centre.x - Double(turned.width) / 2).rounded())
         let y = Int((centre.y - Double(turned.height) / 2).rounded())
-        let placed = PixelBox(left: x, top: y, right: x + turned.width, bottom: y + turned.height)
+        let placed = PixelRect(left: x, top: y, right: x + turned.width, bottom: y + turned.height)
         let visible = placed.intersection(window)
         guard !visible.isEmpty else { return .background }
         // The visible part in the turned photo's pixels, then turned back into the scaled
         // photo's: a quarter turn clockwise takes pixel (x, y) to (height - 1 - y, x).
         let shown = visible.offset(x: -x, y: -y)
-        let box: PixelBox
+        let box: PixelRect
         switch quarters {
         case 0:
             box = shown
         case 1:
-            box = PixelBox(left: shown.top, top: height - shown.right, right: shown.bottom, bottom: height - shown.left)
+            box = PixelRect(
+                left: shown.top, top: height - shown.right, right: shown.bottom, bottom: height - shown.left)
         case 2:
-            box = PixelBox(
+            box = PixelRect(
                 left: width - shown.right, top: height - shown.bottom, right: width - shown.left,
                 bottom: height - shown.top)
         default:
-            box = PixelBox(left: width - shown.bottom, top: shown.left, right: width - shown.top, bottom: shown.right)
+            box = PixelRect(left: width - shown.bottom, top: shown.left, right: width - shown.top, bottom: shown.right)
         }
         return .region(
             box: box, size: Size(width: box.width, height: box.height), quarters: quarters, x: visible.left,
@@ -203,7 +204,7 @@ struct CardPlan {
     /// clockwise about its centre and that centre lands at `centre`: the window's box the
     /// turned photo covers and the box of `scaled` that covers it (two pixels wider on each
     /// side, for the interpolation), or the background alone.
-    static func rotated(_ scaled: Size, degrees: Double, centre: (x: Double, y: Double), window: PixelBox) -> Source {
+    static func rotated(_ scaled: Size, degrees: Double, centre: (x: Double, y: Double), window: PixelRect) -> Source {
         let radians = degrees * .pi / 180
         let (cosine, sine) = (cos(radians), sin(radians))
         let (halfWidth, halfHeight) = (Double(scaled.width) / 2, Double(scaled.height) / 2)
@@ -212,7 +213,7 @@ struct CardPlan {
             (-halfWidth, -halfHeight), (halfWidth, -halfHeight), (-halfWidth, halfHeight), (halfWidth, halfHeight),
         ]
         .map { (x: $0.0 * cosine - $0.1 * sine + centre.x, y: $0.0 * sine + $0.1 * cosine + centre.y) }
-        let visible = PixelBox.enclosing(corners).intersection(window)
+        let visible = PixelRect.enclosing(corners).intersection(window)
         guard !visible.isEmpty else { return .background }
         let back = [
             (Double(visible.left), Double(visible.top)), (Double(visible.right), Double(visible.top)),
@@ -221,8 +222,8 @@ struct CardPlan {
             let (x, y) = (point.0 - centre.x, point.1 - centre.y)
             return (x: x * cosine + y * sine + halfWidth, y: -x * sine + y * cosine + halfHeight)
         }
-        let box = PixelBox.enclosing(back, margin: 2).intersection(
-            PixelBox(left: 0, top: 0, right: scaled.width, bottom: scaled.height))
+        let box = PixelRect.enclosing(back, margin: 2).intersection(
+            PixelRect(left: 0, top: 0, right: scaled.width, bottom: scaled.height))
         guard !box.isEmpty else { return .background }
         return .rotated(box: box, rotation: degrees, centreX: centre.x, centreY: centre.y, visible: visible)
     }

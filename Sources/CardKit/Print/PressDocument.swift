@@ -1,4 +1,5 @@
 import FastPath
+import FileUtilities
 import PressKit
 import PressPDF
 
@@ -200,11 +201,7 @@ public struct PressDocument {
     /// from the title and the condition (stable across renders, as the bytes must be).
     private func xmp(title: String) -> String {
         let date = "2026-01-01T00:00:00Z"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (title + press.name + press.condition.profileDigest).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
+        let digits = String(StableHash.fnv1a((title + press.name + press.condition.profileDigest).utf8), radix: 16)
         let hex = String(repeating: "0", count: 16 - digits.count) + digits
         let uuid =
             "uuid:\(hex.prefix(8))-\(hex.dropFirst(8).prefix(4))-4\(hex.dropFirst(13).prefix(3))-8000-\(hex.prefix(12))"

@@ -206,7 +206,7 @@ public struct CardRenderer: Sendable {
             let layout = try CardLayout(spec: spec, frame: frame, photo: header, specFile: specFile)
             placed = try FirstPlacement.choose(
                 photo: photo, upright: layout.photo, card: layout.card,
-                window: FrameDesign.Rect(
+                window: PixelRect(
                     x: layout.window.x, y: layout.window.y, width: layout.window.width, height: layout.window.height),
                 policy: settings.policy)
             spec.placement = placed!.placement

@@ -70,7 +70,7 @@ struct FastCardRenderer {
     /// enlarged crop's, which reads the photo itself): the box and the reducing filter's
     /// reach beyond it (3 lobes, widened by the reduction factor), plus a margin.
     func rowsRead(_ plan: CardPlan, levelSize: (width: Int, height: Int)) -> Range<Int>? {
-        let region: PixelBox
+        let region: PixelRect
         let height: Int
         switch plan.source {
         case .background, .enlargedCrop: return nil
@@ -98,7 +98,7 @@ struct FastCardRenderer {
         let policy = settings.policy
         /// `region` of the scaled photo, resampled from the rows of the level that hold it,
         /// in sRGB.
-        func resampled(_ region: PixelBox, width: Int, height: Int) throws -> (MemoryImage, warning: String?) {
+        func resampled(_ region: PixelRect, width: Int, height: Int) throws -> (MemoryImage, warning: String?) {
             var box = plan.box(
                 left: region.left, top: region.top, width: region.width, height: region.height, decoded: levelSize)
             let (band, bandTop, warning) = try photo.decodeLevel(

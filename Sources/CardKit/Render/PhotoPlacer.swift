@@ -68,13 +68,13 @@ struct PhotoPlacer {
         let scaled = plan.scaledPhoto
         let decoded: VImage
         let opaque: Bool
-        let box: PixelBox
+        let box: PixelRect
         switch plan.source {
         case .background:
             return nil
         case .enlargedCrop(let x, let y, let width, let height):
             (decoded, opaque) = try load(atLeast: nil)
-            box = PixelBox(left: x, top: y, right: x + width, bottom: y + height)
+            box = PixelRect(left: x, top: y, right: x + width, bottom: y + height)
         case .region(let region, _, _, _, _), .rotated(let region, _, _, _, _):
             let margin: Double
             if plan.layout.photoScale < 1 {
@@ -92,12 +92,12 @@ struct PhotoPlacer {
             let (fx, fy) = (
                 Double(decoded.width) / Double(scaled.width), Double(decoded.height) / Double(scaled.height)
             )
-            box = PixelBox.enclosing(
+            box = PixelRect.enclosing(
                 [
                     (Double(region.left) * fx, Double(region.top) * fy),
                     (Double(region.right) * fx, Double(region.bottom) * fy),
                 ], margin: margin
-            ).intersection(PixelBox(left: 0, top: 0, right: decoded.width, bottom: decoded.height))
+            ).intersection(PixelRect(left: 0, top: 0, right: decoded.width, bottom: decoded.height))
         }
         let region = try decoded.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
         let image = try (opaque ? region : region.opaqueSRGB(background: plan.background)).inMemory()
@@ -151,7 +151,7 @@ struct PhotoPlacer {
     /// canvas of the photo's size, so every pixel of `box` is computed as from the whole
     /// photo: only the box and its margin are read), or enlarged from the decoded box alone
     /// by a bicubic whose pixel centres fall where the whole photo's enlargement puts them.
-    private func scaled(_ decoded: Decoded, box: PixelBox) throws -> VImage {
+    private func scaled(_ decoded: Decoded, box: PixelRect) throws -> VImage {
         let scaledPhoto = plan.scaledPhoto
         if plan.layout.photoScale < 1 {
             let canvas = try decoded.image.embedded(

@@ -9,7 +9,7 @@ import Thumbnails
 import VipsKit
 
 /// A scratch cache with one 12 MP photo (3 MB) copied in.
-func scratch() -> (cache: LocalCache, photo: String) {
+func scratch() -> (cache: ContentStore, photo: String) {
     let directory = NSTemporaryDirectory() + "cardrender-cache-bench-" + UUID().uuidString
     let photo = directory + "/photo.jpg"
     try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -18,7 +18,7 @@ func scratch() -> (cache: LocalCache, photo: String) {
             "shared/corpus/photos/phone-4032x3024.jpg"
         )
         .path, toPath: photo)
-    return (try! LocalCache(directory: directory + "/cache"), photo)
+    return (try! ContentStore(directory: directory + "/cache"), photo)
 }
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,7 +1,9 @@
-/// The cache on the local disk, in one directory: a `DiskStore` (`objects/`), a
-/// `DigestMemo` (`memo/`), statistics (`stats.json`) and a size bound kept by
-/// `LeastRecentlyUsed`. The commands and the server open it through this one type.
-public struct LocalCache: Sendable {
+/// Bytes by their key on the local disk, in one directory: a `DiskStore` (`objects/`), its
+/// verified entries (`ContentCache`), a `DigestMemo` (`memo/`), statistics (`stats.json`), a
+/// size bound kept by `LeastRecentlyUsed`, and the store every node shares, if any. The
+/// commands and the thumbnail server open it as their render cache; the postcard service
+/// keeps its photos, cards and print runs in one (unbounded).
+public struct ContentStore: Sendable {
     /// The cache directory.
     public let directory: String
     /// The objects.
@@ -9,7 +11,7 @@ public struct LocalCache: Sendable {
     /// Input digests by file stamp.
     public let memo: DigestMemo
     /// Verified entries over the store, with this process's counts.
-    public let cache: ContentCache
+    public let entries: ContentCache
     /// The size bound.
     public let eviction: LeastRecentlyUsed
     /// The store shared by every node behind the disk, if any.
@@ -34,7 +36,7 @@ public struct LocalCache: Sendable {
         store = disk
         self.shared = shared
         memo = try DigestMemo(directory: directory + "/memo", maxEntries: maxMemoEntries)
-        cache = ContentCache(store: shared.map { LayeredStore(near: disk, far: $0) } ?? disk, log: log)
+        entries = ContentCache(store: shared.map { LayeredStore(near: disk, far: $0) } ?? disk, log: log)
         eviction = LeastRecentlyUsed(maxBytes: maxBytes)
         self.log = log
     }
@@ -47,7 +49,7 @@ public struct LocalCache: Sendable {
         memo.prune()
         do {
             let collection = try eviction.collect(store)
-            cache.countEvictions(collection.removed)
+            entries.countEvictions(collection.removed)
             return collection
         } catch {
             log("cache: warning: \(error) Nothing was collected.")
@@ -58,6 +60,6 @@ public struct LocalCache: Sendable {
     /// Adds this process's counts to `stats.json` and returns the totals.
     @discardableResult
     public func flushStatistics() -> CacheStatistics {
-        CacheStatistics.merge(cache.takeSessionCounts(), into: directory)
+        CacheStatistics.merge(entries.takeSessionCounts(), into: directory)
     }
 }
