@@ -150,7 +150,8 @@ let package = Package(
         .target(name: "PhotoSources", dependencies: ["ImageCore", "FastPath", "VipsKit"]),
         // GD-style thumbnails and boxes: the request, its geometry and plan, both executors,
         // ThumbHash placeholders, and the parameters' parser shared by `/thumb` and `cardrender thumb`.
-        .target(name: "Thumbnails", dependencies: ["ImageCore", "FastPath", "VipsKit", "FileUtilities", "PhotoSources"]),
+        .target(
+            name: "Thumbnails", dependencies: ["ImageCore", "FastPath", "VipsKit", "FileUtilities", "PhotoSources"]),
         .target(
             name: "CardKit",
             dependencies: [
