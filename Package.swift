@@ -66,6 +66,7 @@ let package = Package(
         .library(name: "FileUtilities", targets: ["FileUtilities"]),
         .library(name: "RenderCache", targets: ["RenderCache"]),
         .library(name: "CardPipeline", targets: ["CardPipeline"]),
+        .library(name: "ServerShell", targets: ["ServerShell"]),
         .library(name: "ThumbServer", targets: ["ThumbServer"]),
         .library(name: "CardService", targets: ["CardService"]),
         .executable(name: "cardrender", targets: ["cardrender"]),
@@ -173,7 +174,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(
@@ -184,19 +184,32 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The HTTP server's shell: the socket, connection limits, request checks, answers on the
+        // event loop, the access log, /healthz and /metrics, and `ServerApplication.build`,
+        // which mounts the route groups that the thumbnail server and the postcard service make.
+        .target(
+            name: "ServerShell",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(
             name: "ThumbServer",
             dependencies: [
-                "ImageCore", "PhotoSources", "Thumbnails", "VipsKit", "RenderCache", "CardPipeline", "FileUtilities",
+                "ServerShell", "ImageCore", "PhotoSources", "Thumbnails", "VipsKit", "RenderCache", "CardPipeline",
+                "FileUtilities",
                 "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -210,7 +223,8 @@ let package = Package(
         .target(
             name: "CardService",
             dependencies: [
-                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit", "RenderCache",
+                "ServerShell", "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit",
+                "RenderCache",
                 "CardPipeline",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -227,7 +241,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["openapi.yaml"],
+            exclude: ["API/openapi.yaml"],
             // The studio page's files, compiled into the binary (served at /studio).
             resources: [
                 .embedInCode("Studio/index.html"), .embedInCode("Studio/studio.js"), .embedInCode("Studio/studio.css"),
@@ -236,7 +250,7 @@ let package = Package(
         .executableTarget(
             name: "cardrender",
             dependencies: [
-                "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit",
+                "ServerShell", "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit",
                 "CardKit",
                 "CardPipeline",
                 "RenderCache",
@@ -268,6 +282,7 @@ let package = Package(
         .testTarget(
             name: "CardKitTests",
             dependencies: [
+                "Mail",
                 "PhotoSources", "Thumbnails", "ImageCore", "CardKit", "PressKit", "VipsKit", "FastPath", "PressPDF",
                 "TestSupport",
             ]),
@@ -279,6 +294,7 @@ let package = Package(
         .testTarget(
             name: "CardPipelineTests",
             dependencies: [
+                "Mail",
                 "PhotoSources", "Thumbnails", "ImageCore", "CardPipeline", "CardKit", "PressKit", "RenderCache",
                 "VipsKit", "TestSupport",
             ]),
@@ -300,6 +316,7 @@ let package = Package(
         .testTarget(
             name: "CardServiceTests",
             dependencies: [
+                "ServerShell",
                 "PhotoSources", "Thumbnails",
                 "ImageCore", "CardService", "ThumbServer", "cardrender", "CardKit", "CardPipeline", "RenderCache",
                 "VipsKit", "TestSupport", "PressKit",
@@ -311,8 +328,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "DocsTests", dependencies: ["ImageCore", "Thumbnails", "VipsKit", "TestSupport"]),
+        .testTarget(
             name: "ThumbServerTests",
             dependencies: [
+                "CardKit", "CardPipeline", "FileUtilities", "ObjectStore",
+                "ServerShell",
                 "PhotoSources", "Thumbnails",
                 "ImageCore", "ThumbServer", "cardrender", "VipsKit", "RenderCache", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the postcard service's API code from Sources/CardService/openapi.yaml:
-#   Sources/CardService/Generated/*.swift  (apple/swift-openapi-generator 1.14.3: types, server)
-#   Sources/CardService/OpenAPIDocument.swift  (the document as JSON, served at /v1/openapi.json)
+# Regenerates the postcard service's API code from Sources/CardService/API/openapi.yaml:
+#   Sources/CardService/API/Generated/*.swift  (apple/swift-openapi-generator 1.14.3: types, server)
+#   Sources/CardService/API/Generated/OpenAPIDocument.swift  (the document as JSON, served at /v1/openapi.json)
 # The output is committed: building the generator's plugin in every CI run would cost minutes
 # (OpenAPIKit, Yams), and the code changes only when the YAML does. Run this after editing it;
 # OpenAPIDocumentTests fails while the committed JSON and the YAML disagree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-service=Sources/CardService
+service=Sources/CardService/API
 generator_dir=${OPENAPI_GENERATOR_DIR:-/tmp/swift-openapi-generator-1.14.3}
 if [[ ! -x $generator_dir/.build/debug/swift-openapi-generator ]]; then
     rm -rf "$generator_dir"
@@ -44,7 +44,7 @@ mkdir -p "$service/Generated"
 for file in "$service"/Generated/*.swift; do
     { echo "// swift-format-ignore-file"; cat "$file"; } > "$file.tmp" && mv "$file.tmp" "$file"
 done
-python3 scripts/openapi-json.py "$service/openapi.yaml" > "$service/OpenAPIDocument.swift"
+python3 scripts/openapi-json.py "$service/openapi.yaml" > "$service/Generated/OpenAPIDocument.swift"
 # Ours, so formatted as the rest (the literal's indentation is the Swift string's, not the JSON's).
-swift format format --in-place "$service/OpenAPIDocument.swift"
-echo "generate-openapi: $service/Generated and $service/OpenAPIDocument.swift written"
+swift format format --in-place "$service/Generated/OpenAPIDocument.swift"
+echo "generate-openapi: $service/Generated written"

@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import ServerShell
 import Synchronization
 
 /// Encoded thumbnails of the most recent requests, in memory, bounded in bytes.

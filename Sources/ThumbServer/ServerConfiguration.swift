@@ -2,19 +2,15 @@ import ImageCore
 import ObjectStore
 import PhotoSources
 
-/// Everything `cardrender serve` is told: where the images are, how much work it takes on,
-/// how long clients may cache, whether URLs must be signed, and how long and how many
-/// connections it keeps. (The cache is given to `ThumbServerApplication.build` beside it.)
+/// What the thumbnail routes (`/thumb`) are told: where the images are, how much work they
+/// take on, how long clients may cache, whether URLs must be signed. (The socket's settings
+/// are `ShellConfiguration`'s; the cache is given to `ThumbService` beside this.)
 public struct ServerConfiguration: Sendable {
     /// The directory whose images are served, or `s3://BUCKET/PREFIX` (with
     /// `bucketClient`); nothing outside it is ever read.
     public var root: String?
     /// The client of the store an `s3://` root is in.
     public var bucketClient: S3Client?
-    /// Address to listen on (default 127.0.0.1: put a web server in front).
-    public var host: String
-    /// Port to listen on; 0 picks a free one.
-    public var port: Int
     /// Bytes of encoded thumbnails kept in memory for the hottest requests.
     public var memoryCacheBytes: Int
     /// Bytes of DCT-scaled photo decodes kept for the next widths of the same photo
@@ -36,13 +32,6 @@ public struct ServerConfiguration: Sendable {
     public var engine: RenderEngine
     /// `Retry-After` seconds sent with 503.
     public var retryAfter: Int
-    /// How long a connection may take to send a complete request head, counted from its
-    /// opening or from the end of its previous response; also how long an idle keep-alive
-    /// connection is kept. A client that trickles a request, or sends nothing, is closed.
-    public var idleTimeout: Duration
-    /// The most connections open at once; past it the server stops accepting until one
-    /// closes (new clients wait in the kernel's listen queue).
-    public var maxConnections: Int
     /// `--quality-jpeg`, `--quality-webp`, `--quality-avif`: each format's quality when a
     /// query does not name one for it (absent: `EncodeOptions.defaultQuality`).
     public var qualities: [OutputFormat: Int] = [:]
@@ -63,8 +52,6 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         root: String?,
-        host: String = "127.0.0.1",
-        port: Int = 8080,
         memoryCacheBytes: Int = 64 << 20,
         maxWidth: Int = 4096,
         workers: Int = 2,
@@ -74,14 +61,10 @@ public struct ServerConfiguration: Sendable {
         policy: DecodePolicy = .default,
         engine: RenderEngine = .auto,
         retryAfter: Int = 1,
-        idleTimeout: Duration = .seconds(15),
-        maxConnections: Int = 1024,
         bucketClient: S3Client? = nil
     ) {
         self.root = root
         self.bucketClient = bucketClient
-        self.host = host
-        self.port = port
         self.memoryCacheBytes = memoryCacheBytes
         self.maxWidth = maxWidth
         self.workers = workers
@@ -91,7 +74,5 @@ public struct ServerConfiguration: Sendable {
         self.policy = policy
         self.engine = engine
         self.retryAfter = retryAfter
-        self.idleTimeout = idleTimeout
-        self.maxConnections = maxConnections
     }
 }

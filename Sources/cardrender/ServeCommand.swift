@@ -3,10 +3,12 @@ import CardKit
 import CardPipeline
 import CardService
 import Hummingbird
+import ImageCore
 import Logging
 import ObjectStore
 import PhotoSources
 import RenderCache
+import ServerShell
 import ServiceLifecycle
 import ThumbServer
 import UnixSignals
@@ -172,9 +174,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(64)
         }
         var configuration = ServerConfiguration(
-            root: root, host: host, port: port, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth,
-            workers: workers, queueLimit: queue, maxAge: maxAge, signingKey: signingKey, policy: decode.policy,
-            engine: engine, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections,
+            root: root, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth, workers: workers, queueLimit: queue,
+            maxAge: maxAge, signingKey: signingKey, policy: decode.policy, engine: engine,
             bucketClient: root?.hasPrefix("s3://") == true ? CacheOptions.client() : nil)
         configuration.decodedPhotoBytes = decodedPhotos.bytes
         do {
@@ -205,23 +206,28 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let postcardService = try await node.open(
                 postcards, decode: decode.policy, engine: engine, workers: workers, logger: logger)
-            let api = try postcardService.map {
-                try PostcardServiceApplication.build(service: $0, logger: logger, context: ServerRequestContext.self)
+            let service = try ThumbService(configuration: configuration, cache: store, logger: logger)
+            var groups = [ThumbRoutes.group(service, logger: logger)]
+            if let postcardService {
+                groups.append(try PostcardRoutes.group(postcardService, logger: logger))
+                groups.append(
+                    StudioRoutes.group(maxPhotoBytes: postcardService.configuration.settings.policy.maxFileBytes))
             }
             let (listening, nowListening) = AsyncStream.makeStream(of: Void.self)
-            let (application, service) = try ThumbServerApplication.build(
-                configuration: configuration, cache: store, logger: logger, api: api?.responder,
-                services: api?.services ?? [], moreMetrics: api.map { [$0.metrics] } ?? []
-            ) { [host, root, signingKey, postcards] port in
+            let shell = ShellConfiguration(
+                host: host, port: port, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+            let application = ServerApplication.build(configuration: shell, groups: groups, logger: logger) {
+                [host, root, signingKey, postcards] port in
                 nowListening.finish()
                 if let root {
                     Console.error(
-                        "cardrender: serving \(root) on http://\(host):\(port)/thumb/ "
+                        "cardrender: serving \(root) on http://\(host):\(port)\(ThumbService.path)/ "
                             + "(signed URLs \(signingKey == nil ? "off" : "on"))")
                 }
                 if postcards.isOn {
                     Console.error(
-                        "cardrender: the postcard service on http://\(host):\(port)/v1/ (\(postcards.databaseName))")
+                        "cardrender: the postcard service on http://\(host):\(port)\(PostcardRoutes.path)/ (\(postcards.databaseName))"
+                    )
                 }
             }
             // Says when a stop begins and what it waits for. ServiceLifecycle acts on the signal;

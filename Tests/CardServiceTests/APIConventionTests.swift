@@ -3,6 +3,7 @@ import Foundation
 import ImageCore
 import NIOHTTP1
 import RenderCache
+import ServerShell
 import TestSupport
 import Testing
 import ThumbServer
@@ -269,7 +270,7 @@ struct APIConventionTests {
     func brokenBodies() async throws {
         // The default pause allowed is shorter than the idle timeout that closes a silent
         // connection without an answer.
-        #expect(PostcardService.Configuration.defaultBodyTimeout < ServerConfiguration(root: nil).idleTimeout)
+        #expect(PostcardService.Configuration.defaultBodyTimeout < ShellConfiguration().idleTimeout)
         try await LiveService.with(.sqlite, bodyTimeout: .seconds(4)) { live in
             let key = try await live.service.book.createKey(name: "app").secret
             let malformed = try RawConnection(port: live.port)

@@ -8,6 +8,7 @@ import NIOCore
 import NIOHTTP1
 import PressKit
 import RenderCache
+import ServerShell
 import ServiceLifecycle
 import TestSupport
 import Testing
@@ -135,14 +136,20 @@ struct LiveService: Sendable {
         configuration.bodyTimeout = bodyTimeout
         configuration.failedAuthentications = failedAuthentications
         let service = PostcardService(configuration: configuration, logger: logger)
-        let api = try PostcardServiceApplication.build(
-            service: service, logger: logger, context: ServerRequestContext.self)
-        var server = ServerConfiguration(root: nil, host: "127.0.0.1", port: 0)
-        server.workers = 1
+        // Mounted as `cardrender serve --data` mounts them: the thumbnail routes (no root), `/v1`
+        // and `/studio`.
+        var thumbnails = ServerConfiguration(root: nil)
+        thumbnails.workers = 1
+        let groups = [
+            ThumbRoutes.group(
+                try ThumbService(
+                    configuration: thumbnails, cache: try ContentStore(directory: directory + "/cache"), logger: logger),
+                logger: logger),
+            try PostcardRoutes.group(service, logger: logger), StudioRoutes.group(maxPhotoBytes: maxPhotoBytes),
+        ]
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let (application, _) = try ThumbServerApplication.build(
-            configuration: server, cache: try ContentStore(directory: directory + "/cache"), logger: logger,
-            api: api.responder, services: api.services, moreMetrics: [api.metrics]
+        let application = ServerApplication.build(
+            configuration: ShellConfiguration(host: "127.0.0.1", port: 0), groups: groups, logger: logger
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
         let result: Result<T, any Error> = await withThrowingTaskGroup(of: Void.self) { tasks in

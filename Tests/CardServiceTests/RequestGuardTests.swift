@@ -1,4 +1,5 @@
 import NIOCore
+import ServerShell
 import Testing
 
 @testable import CardService

@@ -342,7 +342,7 @@ struct ServiceAPITests {
             let paths = try #require(document["paths"] as? [String: Any])
             #expect(paths.keys.allSatisfy { $0.hasPrefix("/v1/") })
             #expect(paths.keys.contains("/v1/cards/{id}"))
-            let yaml = Fixtures.root.path + "/Sources/CardService/openapi.yaml"
+            let yaml = Fixtures.root.path + "/Sources/CardService/API/openapi.yaml"
             let expected = try Tools.run(
                 "/usr/bin/python3", [Fixtures.root.path + "/scripts/openapi-json.py", yaml])
             #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import ServerShell
 import TestSupport
 import Testing
 import ThumbServer
@@ -13,9 +14,8 @@ import VipsKit
     /// keep-alive connection is closed when idle; the server answers throughout.
     @Test func slowAndIdleClientsAreClosed() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root)
-        configuration.idleTimeout = .seconds(1)
-        try await LiveServer.with(configuration) { server in
+        let configuration = ServerConfiguration(root: tree.root)
+        try await LiveServer.with(configuration, shell: ShellConfiguration(idleTimeout: .seconds(1))) { server in
             let partial = try (0..<20).map { _ in try RawConnection(port: server.port) }
             for connection in partial { connection.send("GET /thumb/photos/quad.png?wid") }
             let silent = try RawConnection(port: server.port)
@@ -65,10 +65,9 @@ import VipsKit
     /// With the cap reached, a new client is not served until a connection closes.
     @Test func theConnectionCapHoldsNewClientsUntilOneCloses() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root)
-        configuration.maxConnections = 3
-        configuration.idleTimeout = .seconds(60)
-        try await LiveServer.with(configuration) { server in
+        let configuration = ServerConfiguration(root: tree.root)
+        let shell = ShellConfiguration(idleTimeout: .seconds(60), maxConnections: 3)
+        try await LiveServer.with(configuration, shell: shell) { server in
             var held = try (0..<3).map { _ in try RawConnection(port: server.port) }
             for connection in held { connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
             for connection in held {

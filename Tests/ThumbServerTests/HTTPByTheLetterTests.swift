@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ServerShell
 import TestSupport
 import Testing
 import ThumbServer
@@ -11,16 +12,12 @@ import ThumbServer
 @Suite(.libvips) struct HTTPByTheLetterTests {
     /// The idle timeout the probes run under: far longer than any wait below, so a
     /// connection closed within it was closed by the answer.
-    static func configuration(_ root: String) -> ServerConfiguration {
-        var configuration = ServerConfiguration(root: root)
-        configuration.idleTimeout = .seconds(900)  // longer than any wait below
-        return configuration
-    }
+    static let shell = ShellConfiguration(idleTimeout: .seconds(900))
 
     @Test("an HTTP/1.1 request without Host, or with two, is 400 and its connection closed")
     func hostIsRequired() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(Self.configuration(tree.root)) { server in
+        try await LiveServer.with(ServerConfiguration(root: tree.root), shell: Self.shell) { server in
             for request in [
                 "GET /healthz HTTP/1.1\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
                 "GET /thumb/photos/quad.png?width=10 HTTP/1.1\r\n\r\n",
@@ -45,7 +42,7 @@ import ThumbServer
     @Test("an HTTP/1.0 request is answered with Connection: close and the socket closed at once")
     func http10Closes() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(Self.configuration(tree.root)) { server in
+        try await LiveServer.with(ServerConfiguration(root: tree.root), shell: Self.shell) { server in
             for target in ["/healthz", "/thumb/photos/quad.png?width=10", "/thumb/missing.png?width=10"] {
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET \(target) HTTP/1.0\r\n\r\n")
@@ -72,7 +69,7 @@ import ThumbServer
     @Test("POST /healthz and DELETE /metrics are 405 with Allow, as /thumb/ is")
     func otherMethods() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(Self.configuration(tree.root)) { server in
+        try await LiveServer.with(ServerConfiguration(root: tree.root), shell: Self.shell) { server in
             for (method, path) in [
                 ("POST", "/healthz"), ("DELETE", "/metrics"), ("POST", "/thumb/photos/quad.png?width=10"),
             ] {

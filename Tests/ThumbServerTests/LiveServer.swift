@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import RenderCache
+import ServerShell
 import ServiceLifecycle
 import TestSupport
 import ThumbServer
@@ -61,19 +62,23 @@ struct LiveServer: Sendable {
         return nil
     }
 
-    /// Runs `body` against a server with `configuration` (its port is replaced by a free one
-    /// and its cache is a fresh directory), then shuts the server down gracefully.
+    /// Runs `body` against a server of the thumbnail routes with `configuration`, on a socket
+    /// with `shell`'s settings (its address replaced by 127.0.0.1 and a free port) and a fresh
+    /// cache directory, then shuts the server down gracefully.
     static func with<T: Sendable>(
-        _ configuration: ServerConfiguration, _ body: @Sendable (LiveServer) async throws -> T
+        _ configuration: ServerConfiguration, shell: ShellConfiguration = ShellConfiguration(),
+        _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
-        var configuration = configuration
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
+        var shell = shell
+        shell.host = "127.0.0.1"
+        shell.port = 0
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let (application, service) = try ThumbServerApplication.build(
+        let service = try ThumbService(
             configuration: configuration, cache: try ContentStore(directory: try Fixtures.scratchDirectory("cache")),
-            logger: logger
+            logger: logger)
+        let application = ServerApplication.build(
+            configuration: shell, groups: [ThumbRoutes.group(service, logger: logger)], logger: logger
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -102,7 +102,7 @@ public struct VersoRenderer: Sendable {
     }
 
     /// The back without an address: rules, stamp box, sender and message, in memory.
-    private func blank(message: CardMessage?, sender: Recipient?, format: CardFormat, specFile: String) throws
+    func blank(message: CardMessage?, sender: Recipient?, format: CardFormat, specFile: String) throws
         -> VImage
     {
         let geometry = Geometry(format: format)
@@ -123,7 +123,7 @@ public struct VersoRenderer: Sendable {
     }
 
     /// `base` with the address of `recipient`, bleed added, dpi set.
-    private func finish(
+    func finish(
         _ base: VImage, recipient: Recipient?, recipientIndex: Int, format: CardFormat, specFile: String
     ) throws -> VImage {
         let geometry = Geometry(format: format)
@@ -142,7 +142,7 @@ public struct VersoRenderer: Sendable {
     }
 
     /// The lines of `block` drawn in black on `card`.
-    private func draw(_ block: PlacedBlock, on card: VImage, dpi: Int) throws -> VImage {
+    func draw(_ block: PlacedBlock, on card: VImage, dpi: Int) throws -> VImage {
         var card = card
         for line in block.lines {
             let drawn = try TextLayout.layOut(
@@ -230,139 +230,6 @@ public struct VersoRenderer: Sendable {
         }
     }
 
-    /// The address block of `recipient` written for its destination (`AddressBlock`).
-    /// - Throws: `CardSpecError` naming `recipients[index]` and the field, in words.
-    public func addressBlock(_ recipient: Recipient, index: Int, specFile: String) throws -> AddressBlock {
-        try Self.written(
-            recipient, postedFrom: postedFrom, owner: "recipient \(index + 1)", path: "recipients[\(index)]",
-            specFile: specFile)
-    }
-
-    /// `address` as an `AddressBlock`, its problems as `CardSpecError`s.
-    static func written(_ address: Recipient, postedFrom: String, owner: String, path: String, specFile: String)
-        throws -> AddressBlock
-    {
-        guard let origin = Country.named(code: postedFrom) else {
-            throw CardSpecError(file: specFile, field: "postedFrom", problem: "\(postedFrom) is not a country code.")
-        }
-        do {
-            return try AddressBlock(address, postedFrom: origin)
-        } catch {
-            throw CardSpecError(
-                file: specFile, field: error.field.map { path + "." + $0 } ?? path,
-                problem: error.sentence(owner: owner))
-        }
-    }
-
-    /// The message area: the left half above the coding strip, and above the sender's block.
-    private func messageArea(_ geometry: Geometry, below sender: PlacedBlock?) -> (
-        x: Int, y: Int, width: Int, height: Int
-    ) {
-        let area = geometry.px(geometry.zones.messageArea)
-        guard let top = sender?.lines.first?.y else { return area }
-        return (area.x, area.y, area.width, max(1, top - geometry.px(3) - area.y))
-    }
-
-    /// The sender's lines, small, at the bottom of the left half, above the coding strip.
-    private func placeSender(_ sender: Recipient, geometry: Geometry, specFile: String) throws -> PlacedBlock {
-        let block = try Self.written(
-            sender, postedFrom: postedFrom, owner: "the sender", path: "sender", specFile: specFile)
-        let label = (Country.named(code: postedFrom)?.writesFrench ?? false) ? "Expéditeur :" : "From:"
-        let lines = [AddressBlock.Line(text: label, fields: ["name"])] + block.lines
-        let area = geometry.px(geometry.zones.messageArea)
-        return try fit(
-            lines, of: sender, sizes: [Self.senderSize], left: area.x, width: area.width,
-            bottom: area.y + area.height, minTop: area.y, owner: "the sender", path: "sender", dpi: geometry.format.dpi,
-            specFile: specFile)
-    }
-
-    /// The recipient's lines in the address zone, bottom right, left-aligned.
-    private func placeAddress(_ recipient: Recipient, index: Int, geometry: Geometry, specFile: String) throws
-        -> PlacedBlock
-    {
-        let block = try addressBlock(recipient, index: index, specFile: specFile)
-        let zone = geometry.px(geometry.zones.addressZone)
-        // A millimetre inside the zone on the left and right: a glyph's ink may overhang its box.
-        let inset = geometry.px(1)
-        return try fit(
-            block.lines, of: recipient, sizes: Self.addressSizes, left: zone.x + inset, width: zone.width - 2 * inset,
-            bottom: zone.y + zone.height - geometry.px(1), minTop: zone.y, owner: "recipient \(index + 1)",
-            path: "recipients[\(index)]", dpi: geometry.format.dpi, specFile: specFile)
-    }
-
-    /// `lines` at the largest of `sizes` at which every line is `width` wide at most and the
-    /// block fits between `minTop` and `bottom`; at the smallest size a line still too wide is
-    /// condensed (to `narrowest` at most).
-    /// - Throws: `CardSpecError` for a character no font has (naming the field), or a block
-    ///   that cannot fit.
-    private func fit(
-        _ lines: [AddressBlock.Line], of address: Recipient?, sizes: [Double], left: Int, width: Int, bottom: Int,
-        minTop: Int, owner: String, path: String, dpi: Int, specFile: String
-    ) throws -> PlacedBlock {
-        try TextLayout.register(fontFile: CardMessage.Font.sans.file)
-        for (sizeIndex, points) in sizes.enumerated() {
-            let font = Self.addressFont(points)
-            var measured: [(width: Int, height: Int)] = []
-            for line in lines {
-                let block = try TextLayout.layOut(line.text, font: font, dpi: dpi, wrapWidth: nil, draw: false)
-                if let scalar = block.missingCharacter {
-                    // Name the field the character is in.
-                    let field = line.fields.first { name in
-                        address?.fields.first { $0.name == name }?.text.unicodeScalars.contains(scalar) ?? false
-                    }
-                    try Self.refuseMissing(
-                        block, field: path + "." + (field ?? line.fields.first ?? "name"), specFile: specFile)
-                }
-                measured.append((block.width, block.height))
-            }
-            let total = measured.reduce(0) { $0 + $1.height }
-            let isLast = sizeIndex == sizes.count - 1
-            let widest = measured.map(\.width).max() ?? 0
-            guard widest <= width || isLast, total <= bottom - minTop || isLast else { continue }
-            guard total <= bottom - minTop else {
-                throw CardSpecError(
-                    file: specFile, field: path,
-                    problem: "\(owner): the address is too tall for its zone at \(Self.points(points)) pt; "
-                        + "leave out a line.")
-            }
-            var placed: [PlacedBlock.Line] = []
-            var y = bottom - total
-            for (line, size) in zip(lines, measured) {
-                let condensed = size.width > width ? Double(width) / Double(size.width) : 1
-                guard condensed >= Self.narrowest else {
-                    let field = line.fields.first ?? "name"
-                    throw CardSpecError(
-                        file: specFile, field: path + "." + field,
-                        problem: "\(owner), \(AddressProblem.label(field)): the line \"\(line.text)\" is too wide "
-                            + "for the address zone even at \(Self.points(points)) pt; shorten it.")
-                }
-                placed.append(.init(text: line.text, fields: line.fields, x: left, y: y, condensed: condensed))
-                y += size.height
-            }
-            return PlacedBlock(lines: placed, points: points)
-        }
-        throw CardSpecError(file: specFile, field: path, problem: "\(owner): the address has no sizes to fit.")
-    }
-
-    /// "9" or "10.5".
-    private static func points(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
-    /// The address font (Liberation Sans and its fallbacks) at `points`.
-    static func addressFont(_ points: Double) -> String {
-        let font = CardMessage.Font.sans
-        return ([font.family] + font.fallbackFamilies).joined(separator: ", ") + " " + Self.points(points)
-    }
-
-    private static func alignment(_ message: CardMessage) -> TextLayout.Alignment {
-        switch message.align {
-        case .left: .left
-        case .centre: .centre
-        case .right: .right
-        }
-    }
-
     /// The message laid out in the message area, `areaWidth` wide: wrapped by words at the
     /// area's width (and at the customer's line breaks), lines aligned as asked (mirrored for
     /// a right-to-left paragraph), in the message's colour, emoji in their own.
@@ -400,7 +267,7 @@ public struct VersoRenderer: Sendable {
     }
 
     /// Refuses a block in which Pango drew a character as a box.
-    private static func refuseMissing(_ block: TextLayout.Block, field: String, specFile: String) throws {
+    static func refuseMissing(_ block: TextLayout.Block, field: String, specFile: String) throws {
         guard let scalar = block.missingCharacter else { return }
         let code = String(scalar.value, radix: 16, uppercase: true)
         throw CardSpecError(
@@ -412,7 +279,7 @@ public struct VersoRenderer: Sendable {
 
     /// `card` with the drawn `block` laid over it, the block's logical top left at `origin`,
     /// condensed horizontally by `condensed` (1: as drawn).
-    private func ink(_ card: VImage, block: TextLayout.Block, at origin: (x: Int, y: Int), condensed: Double)
+    func ink(_ card: VImage, block: TextLayout.Block, at origin: (x: Int, y: Int), condensed: Double)
         throws -> VImage
     {
         guard var ink = block.ink else { return card }

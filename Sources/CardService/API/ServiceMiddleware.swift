@@ -44,11 +44,8 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         async throws -> Response
     {
         do {
-            // The document and the studio page hold no data: no key needed to read them.
-            let path = request.uri.path
-            if path == "/v1/openapi.json" || path == "/studio" || path.hasPrefix("/studio/") {
-                return try await next(request, context)
-            }
+            // The document holds no data: no key needed to read it.
+            if request.uri.path == PostcardRoutes.documentPath { return try await next(request, context) }
             let address = Self.client(context.remoteAddress)
             if let wait = failures.wait(address) {
                 metrics.authThrottled()
@@ -79,7 +76,7 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             // at once wait rather than hold their bodies in memory together.
             let isUpload = operation?.operation.bodyTypes.contains("multipart/form-data") == true
             return try await (isUpload ? uploads : unbounded).run {
-                let body = try await collectBody(of: request)
+                let body = try await collectBody(of: request, limit: isUpload ? maxPhotoBytes : maxSpecBytes)
                 request.body = RequestBody(buffer: body)
                 if let operation { try validator.check(request, body: body, against: operation) }
                 return try await RequestOwner.$id.withValue(owner) { try await next(request, context) }
@@ -93,8 +90,7 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
     /// of the one before (a body that keeps coming, however slowly, is read).
     /// - Throws: `Problem` 413 (too large), 408 (it stopped arriving), 400 (malformed: a
     ///   broken chunked encoding; or the connection broke).
-    private func collectBody(of request: Request) async throws -> ByteBuffer {
-        let limit = request.uri.path == "/v1/photos" ? maxPhotoBytes : maxSpecBytes
+    private func collectBody(of request: Request, limit: Int) async throws -> ByteBuffer {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             metrics.bodyRefused("too_large")
             var problem = Problem(.contentTooLarge, "The body is \(length) bytes; this route takes \(limit) at most.")

@@ -6,9 +6,9 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import SystemPackage
 
-/// Answers `/thumb` requests that need no waiting on the event loop that read them: a
-/// thumbnail in memory, a 304 decided from its cache key, or a disk hit on an entry file
-/// already verified, sent by sendfile (`ThumbService.answerAtOnce`).
+/// Answers requests that need no waiting on the event loop that read them, for the route
+/// groups that can (`EventLoopAnswering`: the thumbnail routes' memory hits, 304s decided
+/// from a cache key, and disk hits on entry files already verified, sent by sendfile).
 /// Everything else goes on to Hummingbird's responder unchanged.
 ///
 /// Why: a memory hit is a dictionary lookup and a shared buffer, but the responder's path
@@ -25,7 +25,8 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let service: ThumbService
+    /// The groups that answer at once.
+    private let groups: [RouteGroup]
     private let accessLog: AccessLog
     /// Requests passed on whose response has not ended yet.
     private var waiting = 0
@@ -35,11 +36,11 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     private enum Current {
         case idle
         case passedOn
-        case answering(HTTPRequest, ThumbService.Answer, ContinuousClock.Instant)
+        case answering(HTTPRequest, ImmediateAnswer, label: String, ContinuousClock.Instant)
     }
 
-    init(service: ThumbService, accessLog: AccessLog) {
-        self.service = service
+    init(groups: [RouteGroup], accessLog: AccessLog) {
+        self.groups = groups.filter { $0.answering != nil }
         self.accessLog = accessLog
     }
 
@@ -48,8 +49,8 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         switch (part, current) {
         case (.head(let request), _):
             let started = ContinuousClock.now
-            if waiting == 0, let answer = answer(request) {
-                current = .answering(request, answer, started)
+            if waiting == 0, let (answer, label) = answer(request) {
+                current = .answering(request, answer, label: label, started)
             } else {
                 waiting += 1
                 current = .passedOn
@@ -57,9 +58,9 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
         case (.body, .answering):
             break
-        case (.end, .answering(let request, let answer, let started)):
+        case (.end, .answering(let request, let answer, let label, let started)):
             current = .idle
-            write(answer, for: request, started: started, context: context)
+            write(answer, for: request, label: label, started: started, context: context)
         case (.end, _):
             current = .idle
             context.fireChannelRead(data)
@@ -73,15 +74,19 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
-    /// The answer for a plain GET or HEAD of a thumbnail, when one is ready.
-    private func answer(_ request: HTTPRequest) -> ThumbService.Answer? {
+    /// The answer for a plain GET or HEAD under a group that answers at once, when one is
+    /// ready, with the group's label.
+    private func answer(_ request: HTTPRequest) -> (ImmediateAnswer, String)? {
         guard request.method == .get || request.method == .head, let target = request.path,
-            target.hasPrefix(ThumbService.prefix), request.headerFields[.connection] == nil,
-            request.headerFields[.contentLength] == nil, request.headerFields[.transferEncoding] == nil
+            request.headerFields[.connection] == nil, request.headerFields[.contentLength] == nil,
+            request.headerFields[.transferEncoding] == nil
         else { return nil }
         let uri = URI(target)
-        return service.answerAtOnce(
-            method: request.method, path: uri.path, query: uri.query, headers: request.headerFields)
+        guard let group = groups.first(where: { $0.holds(uri.path) }),
+            let answer = group.answering?.answerAtOnce(
+                method: request.method, path: uri.path, query: uri.query, headers: request.headerFields)
+        else { return nil }
+        return (answer, group.label)
     }
 
     /// Writes `file`'s bytes as the body, by sendfile: as a `FileRegion`, which the HTTP/1
@@ -90,7 +95,7 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// the head and the end written the usual way (every handler that tracks the response,
     /// such as the connection's idle state, still sees it whole). The descriptor is closed
     /// once the write is done or has failed.
-    private func send(_ file: ThumbService.FileBody, context: ChannelHandlerContext) {
+    private func send(_ file: ImmediateAnswer.FileBody, context: ChannelHandlerContext) {
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: file.descriptor.rawValue)
         let region = FileRegion(fileHandle: handle, readerIndex: file.offset, endIndex: file.offset + file.length)
         guard let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
@@ -110,7 +115,7 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func write(
-        _ answer: ThumbService.Answer, for request: HTTPRequest, started: ContinuousClock.Instant,
+        _ answer: ImmediateAnswer, for request: HTTPRequest, label: String, started: ContinuousClock.Instant,
         context: ChannelHandlerContext
     ) {
         var headers = answer.headers
@@ -121,7 +126,7 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         // Counted before the answer is flushed, so a client that has the answer finds it in
         // `/metrics` (as the routes' answers are, counted before Hummingbird writes them).
         accessLog.record(
-            method: request.method.rawValue, target: request.path ?? "", route: "thumb",
+            method: request.method.rawValue, target: request.path ?? "", route: label,
             status: answer.status.code,
             bytes: answer.status == .notModified ? nil : headers[.contentLength], source: headers[.xCache],
             duration: ContinuousClock.now - started)

@@ -18,19 +18,20 @@ import NIOCore
 /// and the empty `data:` icon),
 /// no framing, no referrer and no sniffing.
 enum StudioPage {
-    /// The page's paths and their files.
-    static func response(path: String, maxPhotoBytes: Int) -> Response? {
+    /// The page's files by their path under `StudioRoutes.path` (`""`, `/`, `/index.html`,
+    /// `/studio.js`, `/studio.css`); nil for anything else.
+    static func response(file name: Substring, maxPhotoBytes: Int) -> Response? {
         let body: String
         let type: String
-        switch path {
-        case "/studio", "/studio/", "/studio/index.html":
+        switch name {
+        case "", "/", "/index.html":
             body = file("index.html", PackageResources.index_html)
                 .replacingOccurrences(of: "{{MAX_PHOTO_BYTES}}", with: String(maxPhotoBytes))
             type = "text/html; charset=utf-8"
-        case "/studio/studio.js":
+        case "/studio.js":
             body = file("studio.js", PackageResources.studio_js)
             type = "text/javascript; charset=utf-8"
-        case "/studio/studio.css":
+        case "/studio.css":
             body = file("studio.css", PackageResources.studio_css)
             type = "text/css; charset=utf-8"
         default:

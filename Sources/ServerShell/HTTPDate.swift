@@ -5,12 +5,12 @@ import Synchronization
 #endif
 
 /// HTTP dates (RFC 9110 §5.6.7), always in GMT: written as IMF-fixdate, read in all three formats.
-enum HTTPDate {
+package enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The current date, made once per second (a `Date` header for every answer).
-    static func now() -> String {
+    package static func now() -> String {
         let second = Int(time(nil))
         if let text = current.withLock({ $0.second == second ? $0.text : nil }) { return text }
         let text = format(second)
@@ -20,7 +20,7 @@ enum HTTPDate {
     private static let current = Mutex<(second: Int, text: String)>((-1, ""))
 
     /// The date of `seconds` since 1970.
-    static func format(_ seconds: Int) -> String {
+    package static func format(_ seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -35,7 +35,7 @@ enum HTTPDate {
     /// - obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` (a two-digit year more than 50
     ///   years ahead is taken as the most recent past year with those digits);
     /// - obsolete asctime `Sun Nov  6 08:49:37 1994`.
-    static func parse(_ text: String, now: Int = Int(time(nil))) -> Int? {
+    package static func parse(_ text: String, now: Int = Int(time(nil))) -> Int? {
         let fields = text.split(separator: " ")
         switch fields.count {
         case 6 where fields[5] == "GMT" && fields[0].hasSuffix(","):

@@ -3,12 +3,10 @@ import PhotoSources
 import Prometheus
 import Synchronization
 
-/// The server's metrics, through swift-metrics into a Prometheus registry of its own
-/// (one per server, so two servers in one process, as in the tests, never mix counts).
+/// The thumbnail routes' metrics, through swift-metrics into a Prometheus registry of their
+/// own (one per server, so two servers in one process, as in the tests, never mix counts).
 ///
-/// Exposed at `/metrics`:
-/// - `cardrender_http_requests_total{route,status}` and
-///   `cardrender_http_request_duration_seconds{route}` (histogram);
+/// Exposed at `/metrics`, after the requests' (`RequestMetrics` in the server's shell):
 /// - `cardrender_cache_hits_total{layer="memory"|"disk"|"tag"}` (tag: a 304 decided from the
 ///   cache key without reading an entry), `cardrender_cache_misses_total`;
 /// - `cardrender_renders_total` (thumbnails rendered by libvips) and
@@ -17,16 +15,12 @@ import Synchronization
 /// - `cardrender_decoded_photo_reuses_total` (thumbnails made from a kept decode) and
 ///   `cardrender_decoded_photos_bytes` (`DecodedPhotos`, `--decoded-photos`);
 /// - `cardrender_source_fetches_total` (photos downloaded from an `s3://` root).
-public final class ServerMetrics: Sendable {
+public final class ThumbMetrics: Sendable {
     /// The registry `/metrics` prints.
     public let registry: PrometheusCollectorRegistry
-    private let factory: PrometheusMetricsFactory
     private let memoryHits: CoreMetrics.Counter
     private let diskHits: CoreMetrics.Counter
     private let tagHits: CoreMetrics.Counter
-    /// The request counters and timers by route and status, made once: making one per
-    /// request costs a registry lookup (locks, label sorting) on every request.
-    private let requestMetrics = Mutex<[String: (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer)]>([:])
     private let misses: CoreMetrics.Counter
     private let renders: CoreMetrics.Counter
     private let joins: CoreMetrics.Counter
@@ -43,13 +37,7 @@ public final class ServerMetrics: Sendable {
 
     public init() {
         registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
-        ]
-        self.factory = factory
+        let factory = PrometheusMetricsFactory(registry: registry)
         memoryHits = CoreMetrics.Counter(
             label: "cardrender_cache_hits_total", dimensions: [("layer", "memory")], factory: factory)
         diskHits = CoreMetrics.Counter(
@@ -67,27 +55,6 @@ public final class ServerMetrics: Sendable {
         fileSends = CoreMetrics.Counter(label: "cardrender_cache_file_sends_total", factory: factory)
         fallbacks = CoreMetrics.Counter(label: "cardrender_fallback_images_total", factory: factory)
         decodedBytes = CoreMetrics.Gauge(label: "cardrender_decoded_photos_bytes", factory: factory)
-    }
-
-    /// Counts a finished request.
-    func request(route: String, status: Int, duration: Duration) {
-        let name = "\(route) \(status)"
-        let metrics =
-            requestMetrics.withLock { $0[name] }
-            ?? {
-                let made = (
-                    counter: CoreMetrics.Counter(
-                        label: "cardrender_http_requests_total",
-                        dimensions: [("route", route), ("status", String(status))], factory: factory),
-                    timer: CoreMetrics.Timer(
-                        label: "cardrender_http_request_duration_seconds", dimensions: [("route", route)],
-                        factory: factory)
-                )
-                requestMetrics.withLock { $0[name] = made }
-                return made
-            }()
-        metrics.counter.increment()
-        metrics.timer.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Where a thumbnail came from.
@@ -139,13 +106,5 @@ public final class ServerMetrics: Sendable {
         }
         if added > 0 { decodedReuses.increment(by: added) }
         return registry.emitToString()
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -6,20 +6,22 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1.1 connection with one handler more: `ImmediateAnswerHandler`, which
-/// answers what needs no waiting (a thumbnail in memory, a 304) on the event loop that read
-/// the request, and passes everything else on to the responder.
+/// Hummingbird's HTTP/1.1 connection with two handlers more: `HTTP1RequestChecks` (Host,
+/// HTTP/1.0's close) and `ImmediateAnswerHandler`, which answers what needs no waiting (a
+/// thumbnail in memory, a 304) on the event loop that read the request, and passes everything
+/// else on to the responder.
 ///
 /// The pipeline is `HTTP1Channel`'s (same decoder limits, no pipelining assistance, the same
 /// idle timeout through `HTTPConnectionStateHandler`), built here because Hummingbird adds
 /// its extra handlers in front of `HTTPConnectionStateHandler`, where answered requests
 /// would not count as activity and a busy keep-alive connection could be closed as idle.
-struct ThumbHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     let responder: HTTPChannelHandler.Responder
     let idleTimeout: TimeAmount?
-    let service: ThumbService
+    /// The route groups, for the ones that answer at once.
+    let groups: [RouteGroup]
     let accessLog: AccessLog
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -38,7 +40,7 @@ struct ThumbHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 HTTPConnectionStateHandler(
                     idleTimeout: idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
             try channel.pipeline.syncOperations.addHandler(
-                ImmediateAnswerHandler(service: service, accessLog: accessLog))
+                ImmediateAnswerHandler(groups: groups, accessLog: accessLog))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

@@ -80,7 +80,7 @@ struct RequestValidator: Sendable {
         self.operations = operations
     }
 
-    private static func parameters(_ value: JSONValue?) -> [Parameter] {
+    static func parameters(_ value: JSONValue?) -> [Parameter] {
         guard case .array(let list)? = value else { return [] }
         return list.compactMap { item in
             guard case .object(let fields) = item, case .string(let name)? = fields["name"],
@@ -213,7 +213,7 @@ struct RequestValidator: Sendable {
     // MARK: Parameters
 
     /// What is wrong with a parameter's text for its schema, or nil.
-    private func parameterProblem(_ text: String, schema: JSONValue) -> String? {
+    func parameterProblem(_ text: String, schema: JSONValue) -> String? {
         guard case .object(let schema) = schema else { return nil }
         switch schema["type"] {
         case .string("integer")?:
@@ -231,7 +231,7 @@ struct RequestValidator: Sendable {
         return nil
     }
 
-    private func stringProblem(_ text: String, schema: [String: JSONValue]) -> String? {
+    func stringProblem(_ text: String, schema: [String: JSONValue]) -> String? {
         let count = text.count
         if case .number(let most)? = schema["maxLength"], Double(count) > most {
             return "has \(count) characters; \(Int(most)) at most"
@@ -248,218 +248,11 @@ struct RequestValidator: Sendable {
         }
         return nil
     }
-
-    // MARK: JSON bodies
-
-    /// Appends to `errors` what is wrong with `value` for `schema`, each with its field path.
-    private func validate(
-        _ value: JSONValue, schema: JSONValue, at path: String, into errors: inout [Problem.FieldError]
-    ) {
-        guard errors.count < 100, case .object(let schema) = resolved(schema) else { return }
-        if case .array(let choices)? = schema["oneOf"] {
-            // The alternative whose type the value has decides; none: the types are named.
-            let fitting = choices.first { accepts(value, kind: resolved($0)) }
-            guard let fitting else {
-                let expected = choices.flatMap { kinds(of: resolved($0)) }
-                errors.append(.init(field: path, detail: "must be \(Self.list(Self.unique(expected), or: true))"))
-                return
-            }
-            validate(value, schema: fitting, at: path, into: &errors)
-            return
-        }
-        guard accepts(value, kind: .object(schema)) else {
-            errors.append(
-                .init(
-                    field: path,
-                    detail: "must be \(Self.list(kinds(of: .object(schema)), or: true)), not \(Self.kind(of: value))"))
-            return
-        }
-        switch value {
-        case .object(let fields):
-            let properties: [String: JSONValue]
-            if case .object(let declared)? = schema["properties"] { properties = declared } else { properties = [:] }
-            if case .array(let required)? = schema["required"] {
-                for case .string(let name) in required where fields[name] == nil {
-                    errors.append(.init(field: Self.join(path, name), detail: "is required"))
-                }
-            }
-            let closed = schema["additionalProperties"] == .bool(false)
-            for name in fields.keys.sorted() where errors.count < 100 {
-                guard let field = fields[name] else { continue }
-                if let property = properties[name] {
-                    validate(field, schema: property, at: Self.join(path, name), into: &errors)
-                } else if closed {
-                    errors.append(
-                        .init(
-                            field: Self.join(path, name),
-                            detail:
-                                "is not a field here (a typo?); the fields are \(Self.list(properties.keys.sorted(), or: false))"
-                        ))
-                }
-            }
-        case .array(let items):
-            if let item = schema["items"] {
-                for (index, element) in items.enumerated() {
-                    validate(element, schema: item, at: "\(path)[\(index)]", into: &errors)
-                }
-            }
-        case .string(let text):
-            if case .array(let choices)? = schema["enum"], !choices.contains(.string(text)) {
-                errors.append(
-                    .init(field: path, detail: "must be one of \(Self.list(choices.compactMap(\.text), or: true))"))
-            } else if let problem = stringProblem(text, schema: schema) {
-                errors.append(.init(field: path, detail: problem))
-            }
-        case .number(let number):
-            if !Self.range(schema).contains(number) {
-                errors.append(.init(field: path, detail: "must be a number" + Self.rangeWords(schema)))
-            }
-        case .bool, .null: break
-        }
-    }
-
-    /// `schema` with its `$ref` followed.
-    private func resolved(_ schema: JSONValue) -> JSONValue {
-        var schema = schema
-        for _ in 0..<8 {
-            guard case .object(let fields) = schema, case .string(let reference)? = fields["$ref"],
-                reference.hasPrefix("#/components/schemas/"),
-                let target = schemas[String(reference.dropFirst("#/components/schemas/".count))]
-            else { return schema }
-            schema = target
-        }
-        return schema
-    }
-
-    /// The JSON types `schema` takes (its `type`, one or a list).
-    private func types(of schema: JSONValue) -> [String]? {
-        guard case .object(let fields) = schema else { return nil }
-        switch fields["type"] {
-        case .string(let type)?: return [type]
-        case .array(let list)?: return list.compactMap(\.text)
-        default: return nil
-        }
-    }
-
-    private func kinds(of schema: JSONValue) -> [String] {
-        if case .object(let fields) = schema, case .array(let choices)? = fields["oneOf"] {
-            return choices.flatMap { kinds(of: resolved($0)) }
-        }
-        if case .object(let fields) = schema, case .array(let choices)? = fields["enum"],
-            types(of: schema) == ["string"]
-        {
-            return choices.compactMap(\.text).map { "\"\($0)\"" }
-        }
-        return (types(of: schema) ?? ["any value"]).map(Self.words)
-    }
-
-    private func accepts(_ value: JSONValue, kind schema: JSONValue) -> Bool {
-        if case .object(let fields) = schema, case .array(let choices)? = fields["oneOf"] {
-            return choices.contains { accepts(value, kind: resolved($0)) }
-        }
-        guard let types = types(of: schema) else { return true }
-        return types.contains { type in
-            switch (type, value) {
-            case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
-                ("number", .number):
-                return true
-            case ("integer", .number(let number)):
-                return number == number.rounded()
-            default: return false
-            }
-        }
-    }
-
-    // MARK: Words
-
-    private static func words(_ type: String) -> String {
-        switch type {
-        case "string": "text"
-        case "integer": "a whole number"
-        case "number": "a number"
-        case "boolean": "true or false"
-        case "array": "a list"
-        case "object": "an object"
-        case "null": "null"
-        default: type
-        }
-    }
-
-    private static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "true or false"
-        case .number(let number): number == number.rounded() ? "a whole number" : "a number"
-        case .string: "text"
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
-
-    private static func range(_ schema: [String: JSONValue]) -> ClosedRange<Double> {
-        var low = -Double.greatestFiniteMagnitude
-        var high = Double.greatestFiniteMagnitude
-        if case .number(let least)? = schema["minimum"] { low = least }
-        if case .number(let most)? = schema["maximum"] { high = most }
-        return low...high
-    }
-
-    private static func rangeWords(_ schema: [String: JSONValue]) -> String {
-        switch (schema["minimum"], schema["maximum"]) {
-        case (.number(let low)?, .number(let high)?): " from \(number(low)) to \(number(high))"
-        case (.number(let low)?, nil): " of at least \(number(low))"
-        case (nil, .number(let high)?): " of at most \(number(high))"
-        default: ""
-        }
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// "a, b or c" (`or`) or "a, b and c".
-    static func list(_ items: [String], or: Bool) -> String {
-        guard items.count > 1 else { return items.first ?? "nothing" }
-        return items.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + items[items.count - 1]
-    }
-
-    private static func unique(_ items: [String]) -> [String] {
-        var seen = Set<String>()
-        return items.filter { seen.insert($0).inserted }
-    }
-
-    private static func join(_ path: String, _ name: String) -> String { path.isEmpty ? name : path + "." + name }
-
-    /// The text as received, quoted, cut at 60 characters, control characters escaped.
-    static func quoted(_ text: String) -> String {
-        let cut = text.count > 60 ? String(text.prefix(60)) + "…" : text
-        let escaped = cut.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F
-                ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-        }.joined()
-        return "\"\(escaped)\""
-    }
-
-    /// The media type of a `Content-Type` value, without parameters, in lower case.
-    static func mediaType(_ value: String) -> String {
-        String(value.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
-    }
-
-    /// JSONSerialization's reason, in words without its type names.
-    private static func syntaxWords(_ error: any Error) -> String {
-        let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-        if reason.hasPrefix("Number "), reason.hasSuffix(" is not representable in Swift.") {
-            let number = reason.dropFirst("Number ".count).dropLast(" is not representable in Swift.".count)
-            return "the number \(number.prefix(40)) is beyond what a number here can be."
-        }
-        if reason.isEmpty || reason.contains("Swift") || reason.contains("NS") { return "it cannot be read." }
-        return reason.hasSuffix(".") ? reason : reason + "."
-    }
 }
 
 extension JSONValue {
     /// The string's text, nil for other values.
-    fileprivate var text: String? {
+    var text: String? {
         if case .string(let text) = self { return text }
         return nil
     }

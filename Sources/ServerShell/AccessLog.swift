@@ -23,13 +23,13 @@ import Synchronization
 /// and flushes a `FILE` under a lock on every line, a tenth of a hit's cost as profiled:
 /// this formats the time once a second and writes each line with one `write(2)`, which
 /// keeps lines whole when several threads log at once.
-final class AccessLog: Sendable {
-    let logger: Logger
-    let metrics: ServerMetrics
+package final class AccessLog: Sendable {
+    package let logger: Logger
+    package let metrics: RequestMetrics
     private let enabled: Bool
     private let stamp = Mutex<(second: Int, text: String)>((-1, ""))
 
-    init(logger: Logger, metrics: ServerMetrics) {
+    package init(logger: Logger, metrics: RequestMetrics) {
         self.logger = logger
         self.metrics = metrics
         enabled = logger.logLevel <= .info
@@ -41,7 +41,7 @@ final class AccessLog: Sendable {
     ///     redacted (`redacted`).
     ///   - bytes: the body's length (`Content-Length`), nil for none.
     ///   - source: where a thumbnail came from (`X-Cache`), nil for other routes.
-    func record(
+    package func record(
         method: String, target: String, route: String, status: Int, bytes: String?, source: String?,
         duration: Duration
     ) {
@@ -74,7 +74,7 @@ final class AccessLog: Sendable {
     /// one whose name (percent-decoded) speaks of a key, token, secret, password, auth,
     /// session or credential, and any part that holds an API key (`crk_`) however it is
     /// encoded. A key sent in the URL by mistake never reaches a log.
-    static func redacted(_ target: String) -> String {
+    package static func redacted(_ target: String) -> String {
         guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         let query = target[target.index(after: question)...]
         // The hit path's queries (`width=200&format=webp`) have none of these: answered at once.
