@@ -111,42 +111,21 @@ struct ImposeCommand: ParsableCommand {
                 destinations = nil
             }
             // Sorted stably: postcards to one destination keep their order on the command line.
-            let order =
-                if sort == .destination, let destinations {
-                    postcards.indices.sorted { (destinations[$0], $0) < (destinations[$1], $1) }
-                } else {
-                    Array(postcards.indices)
-                }
-            let ordered = order.map { postcards[$0] }
-            let imposer = Imposer(sheet: SheetLayout.Sheet(sheet)!)
-            let pdf: [UInt8]
-            let layout: SheetLayout
-            let placements: [CutAndStack.Placement]
-            if sort == .destination, let first = ordered.first {
-                let plan = CutAndStack(cards: ordered.count, perSheet: try imposer.layout(for: first).perSheet)
-                (pdf, layout) = try imposer.impose(sheets: plan.grouped(ordered))
-                placements = plan.placements
-            } else {
-                (pdf, layout) = try imposer.impose(ordered)
-                placements = ordered.indices.map {
-                    CutAndStack.Placement(sheet: $0 / layout.perSheet, position: $0 % layout.perSheet)
-                }
-            }
+            let run = try PrintRun(
+                postcards, destinations: destinations, order: sort == .destination ? .byDestination : .given,
+                sheet: SheetLayout.Sheet(sheet)!)
+            let pdf = try run.pdf()
+            let layout = run.layout
             try AtomicFile.write(pdf, to: out)
-            let sheets = (postcards.count + layout.perSheet - 1) / layout.perSheet
+            let sheets = run.sheetCount
             let millimetres = { (points: Double) in Int((points / 72 * 25.4).rounded()) }
             Console.error(
                 "cardrender: \(postcards.count) postcard\(postcards.count == 1 ? "" : "s") on \(sheets) sheet\(sheets == 1 ? "" : "s") of "
                     + "\(millimetres(layout.width)) x \(millimetres(layout.height)) mm, \(layout.columns) x \(layout.rows) "
                     + "up, fronts and backs\(sort == .destination ? ", sorted by destination, cut-and-stack" : ""): \(out)"
             )
-            if let manifest, let destinations {
-                let rows = order.enumerated().map { sequence, index in
-                    DepositManifest.Row(
-                        sequence: sequence + 1, card: postcards[index].name, destination: destinations[index],
-                        sheet: placements[sequence].sheet + 1, position: placements[sequence].position + 1)
-                }
-                let deposit = DepositManifest(rows: rows)
+            if let manifest, let deposit = run.manifest {
+                let rows = deposit.rows
                 let base = Self.manifestBase(manifest)
                 try AtomicFile.write(Array(deposit.csv().utf8), to: base + ".csv")
                 try AtomicFile.write(deposit.json(), to: base + ".json")

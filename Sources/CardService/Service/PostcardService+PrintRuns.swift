@@ -14,12 +14,12 @@ import RenderCache
 
 extension PostcardService {
     /// Gathers every ready card of `press` that `owner` has not printed yet into sheets:
-    /// sorted by destination (`Destination`: country, postcode, name; a card without a
-    /// recipient last), imposed N-up cut-and-stack (`CutAndStack`: the pile of sheets cut and
-    /// the stacks laid one on the next give the cards in that order; fronts, then their backs
-    /// in register: `Imposer`), each sheet's PDF preflighted for the press and stored, the
-    /// deposit manifest (`DepositManifest`, JSON and CSV) stored beside them; then, in one
-    /// transaction, the run is recorded and its cards become `printed`.
+    /// a `PrintRun` (as `cardrender impose --sort destination` makes): sorted by destination
+    /// (`Destination`: country, postcode, name; a card without a recipient last), imposed N-up
+    /// cut-and-stack (the pile of sheets cut and the stacks laid one on the next give the cards
+    /// in that order; fronts, then their backs in register), each sheet's PDF preflighted for
+    /// the press and stored, the deposit manifest (JSON and CSV) stored beside them; then, in
+    /// one transaction, the run is recorded and its cards become `printed`.
     /// - Throws: `Problem` 422 (not a PDF press, a sheet no card fits, no ready card), 409
     ///   (a card was cancelled or printed meanwhile), 503 (the store).
     func printRun(press: String, sheet: String, owner: String) async throws -> PrintRunRecord {
@@ -38,19 +38,13 @@ extension PostcardService {
         guard !ready.isEmpty else {
             throw Problem(.unprocessableContent, "No card of press \(press) is ready and not yet printed.")
         }
-        // In the order they leave the press: by destination, stably (the book's order, oldest
-        // first, among cards to one destination), cards without a recipient last.
         let destinations = ready.map {
             Self.destination(ofSpec: $0.spec, format: profile.cardFormat, postedFrom: configuration.settings.postedFrom)
         }
-        let order = ready.indices.sorted { a, b in
-            (destinations[a].country.isEmpty ? 1 : 0, destinations[a], a)
-                < (destinations[b].country.isEmpty ? 1 : 0, destinations[b], b)
-        }
-        let cards = order.map { ready[$0] }
         let runID = OrderBook.newID("run")
-        let (sheets, manifest): ([String], String) = try await renderPool.runIfActive { [configuration] in
-            let postcards = try cards.map { card in
+        let (order, sheets, manifest): ([Int], [String], String) = try await renderPool.runIfActive {
+            [configuration] in
+            let postcards = try ready.map { card in
                 guard let key = card.entryKey.flatMap(CacheKey.init(hex:)),
                     let finished = configuration.store.entries.entry(for: key).flatMap(FinishedCard.init(entry:)),
                     let print = finished.sides.first?.print
@@ -60,17 +54,17 @@ extension PostcardService {
                 }
                 return Imposer.Postcard(name: card.id, bytes: Array(print))
             }
-            let imposer = Imposer(sheet: layoutSheet)
-            let perSheet: Int
+            // In the order they leave the press: by destination, stably (the book's order, oldest
+            // first, among cards to one destination), cards without a recipient last.
+            let run: PrintRun
             do {
-                perSheet = try imposer.layout(for: postcards[0]).perSheet
+                run = try PrintRun(postcards, destinations: destinations, order: .byDestination, sheet: layoutSheet)
             } catch let error as SheetLayoutError {
                 throw Problem(.unprocessableContent, "sheet \(sheet): \(error)")
             }
-            let plan = CutAndStack(cards: postcards.count, perSheet: perSheet)
-            let sheets = try plan.grouped(postcards).enumerated().map { number, group in
+            let sheets = try (0..<run.sheetCount).map { number in
                 // One PDF a sheet: its cards in its first positions, the rest left empty.
-                let pdf = try imposer.impose(sheets: [group]).pdf
+                let pdf = try run.pdf(ofSheet: number)
                 // Every check of the press but its boxes: those are a postcard's size, a sheet's is the sheet's.
                 let report = Preflight(press: profile).check(pdf, name: "\(runID) sheet \(number + 1)")
                 let failures = report.checks.filter { !$0.passed && $0.name != "boxes" }
@@ -85,19 +79,15 @@ extension PostcardService {
                     CacheEntry(parts: [("sheet", Data(pdf))]), for: CacheKey(hex: digest)!)
                 return digest
             }
-            let rows = cards.enumerated().map { sequence, card in
-                DepositManifest.Row(
-                    sequence: sequence + 1, card: card.id, destination: destinations[order[sequence]],
-                    sheet: plan.placements[sequence].sheet + 1, position: plan.placements[sequence].position + 1)
-            }
-            let deposit = DepositManifest(rows: rows)
+            let deposit = run.manifest!
             let json = deposit.json()
             let manifest = ContentDigest.of(json)
             _ = try configuration.store.entries.store(
                 CacheEntry(parts: [("json", Data(json)), ("csv", Data(deposit.csv().utf8))]),
                 for: CacheKey(hex: manifest)!)
-            return (sheets, manifest)
+            return (run.order, sheets, manifest)
         }
+        let cards = order.map { ready[$0] }
         let run = PrintRunRecord(
             id: runID, owner: owner, press: press, sheet: sheet, cards: cards.map(\.id), sheets: sheets,
             manifest: manifest)
