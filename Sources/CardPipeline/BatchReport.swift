@@ -8,61 +8,68 @@ import VipsKit
     import Foundation
 #endif
 
-/// The JSON report of a batch: every card's outcome and a summary.
-public struct BatchReport: Sendable, Codable {
-    /// Counts over the batch.
-    public struct Summary: Sendable, Codable, Equatable {
-        /// Cards in the batch.
-        public var total: Int
-        /// Cards written.
-        public var rendered: Int
-        /// Cards that failed.
-        public var failed: Int
-        /// Rendered cards whose photo is good enough for print.
-        public var good: Int
-        /// Rendered cards whose photo is not.
-        public var bad: Int
-        /// Rendered cards whose files came from the disk cache.
-        public var cached: Int
-        /// Cards never started because the batch was interrupted.
-        public var notStarted: Int
-        /// Inputs named on the command line that are missing or cannot be read (each named
-        /// on standard error): counted in `total`, never started.
-        public var missing: Int
-        /// Cards that failed through a defect of cardrender's (`CardRenderFailure`), not
-        /// their input's: the command exits 70.
-        public var defects: Int
-        /// Wall time of the batch in seconds.
-        public var seconds: Double
-    }
-
+/// The JSON report of a batch (`render`, `thumb --report`, `runs merge`): the producer, whether
+/// Ctrl-C stopped it, every finished input's outcome in input order, and the counts.
+public struct BatchReport<Outcome: BatchOutcome>: Sendable, Codable {
     /// The program and libvips versions.
     public var producer: String
     /// Whether Ctrl-C stopped the batch early.
     public var interrupted: Bool
-    /// One outcome per finished card, in input order.
-    public var cards: [CardOutcome]
+    /// One outcome per finished input, in input order (written as `Outcome.listName`).
+    public var outcomes: [Outcome]
     /// The counts.
-    public var summary: Summary
+    public var summary: Outcome.Summary
+
+    /// This build of cardrender and the libvips it was compiled against.
+    public static var producer: String { "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))" }
 
     /// - Parameters:
-    ///   - total: the cards planned, missing inputs included.
+    ///   - total: the inputs planned, missing ones included.
     ///   - missing: the inputs that are missing or unreadable (never started).
+    ///   - outcomes: the finished inputs' outcomes, in any order.
     public init(
-        producer: String, interrupted: Bool, total: Int, missing: Int = 0, cards: [CardOutcome], seconds: Double
+        producer: String = Self.producer, interrupted: Bool, total: Int, missing: Int = 0, outcomes: [Outcome],
+        seconds: Double
     ) {
         self.producer = producer
         self.interrupted = interrupted
-        self.cards = cards
-        let rendered = cards.filter { $0.error == nil }
-        summary = Summary(
-            total: total, rendered: rendered.count, failed: cards.count - rendered.count,
-            good: rendered.filter { $0.quality == .good }.count, bad: rendered.filter { $0.quality == .bad }.count,
-            cached: rendered.filter { $0.cached == true }.count,
-            notStarted: total - missing - cards.count, missing: missing,
-            defects: cards.filter { $0.defect == true }.count, seconds: (seconds * 100).rounded() / 100)
+        self.outcomes = outcomes.sorted { $0.input < $1.input }
+        summary = Outcome.summary(
+            of: self.outcomes, total: total, missing: missing, seconds: (seconds * 100).rounded() / 100)
     }
 
+    /// Writes the report as JSON, atomically.
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(encoder.encode(self), to: path)
+    }
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        producer = try container.decode(String.self, forKey: Key(stringValue: "producer"))
+        interrupted = try container.decode(Bool.self, forKey: Key(stringValue: "interrupted"))
+        outcomes = try container.decode([Outcome].self, forKey: Key(stringValue: Outcome.listName))
+        summary = try container.decode(Outcome.Summary.self, forKey: Key(stringValue: "summary"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(producer, forKey: Key(stringValue: "producer"))
+        try container.encode(interrupted, forKey: Key(stringValue: "interrupted"))
+        try container.encode(outcomes, forKey: Key(stringValue: Outcome.listName))
+        try container.encode(summary, forKey: Key(stringValue: "summary"))
+    }
+}
+
+extension BatchReport where Outcome == CardOutcome {
     /// The summary as one line for people.
     public var summaryLine: String {
         var line =
@@ -75,12 +82,5 @@ public struct BatchReport: Sendable, Codable {
         }
         if summary.notStarted > 0 { line += ", \(summary.notStarted) not started (interrupted)" }
         return line + " in \((summary.seconds * 10).rounded() / 10) s."
-    }
-
-    /// Writes the report as JSON, atomically.
-    public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(encoder.encode(self), to: path)
     }
 }

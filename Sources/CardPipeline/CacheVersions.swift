@@ -13,7 +13,7 @@ public enum CacheVersions {
     /// The libvips version is the one cardrender was built against (`Vips.compiledVersion`):
     /// reading the loaded library's would open libvips in processes that never use it.
     public static var current: String {
-        "cardrender \(CardRenderVersion.string) libvips \(Vips.compiledVersion) executors \(ExecutorRevision.description) "
+        "cardrender \(CardRenderVersion.string) libvips \(Vips.compiledVersion) executors \(RenderPath.revisions) "
             + "native \(NativeLibraries.compiledVersions) postal \(AddressFormat.dataVersion)"
     }
 }

@@ -68,13 +68,12 @@ public struct CardBatch: Sendable {
     public func run(
         _ plan: BatchPlan<CardJob>, workers: Int, shouldStop: @escaping @Sendable () -> Bool = { false },
         completed: @escaping @Sendable (CardOutcome) -> Void = { _ in }
-    ) -> BatchReport {
+    ) -> BatchReport<CardOutcome> {
         let run = BatchRunner(jobs: workers).collect(
             plan.jobs, shouldStop: shouldStop, work: render, completed: completed)
         return BatchReport(
-            producer: "cardrender \(CardRenderVersion.string) (libvips \(Vips.compiledVersion))",
             interrupted: run.interrupted, total: plan.jobs.count + plan.problems.count, missing: plan.problems.count,
-            cards: run.outcomes.sorted { $0.input < $1.input }, seconds: run.seconds)
+            outcomes: run.outcomes, seconds: run.seconds)
     }
 
     /// Renders one job and writes every file of the card (front, then each back: print

@@ -11,15 +11,15 @@ import VipsKit
 /// `index.html` of a batch: every card's small image, verdict and effective dpi, or its error.
 public enum Gallery {
     /// Writes the gallery for `report` into `directory/index.html`, atomically.
-    public static func write(_ report: BatchReport, to directory: String) throws {
+    public static func write(_ report: BatchReport<CardOutcome>, to directory: String) throws {
         let html = render(report)
         try AtomicFile.write(Data(html.utf8), to: directory + "/index.html")
     }
 
     /// The page's HTML.
-    public static func render(_ report: BatchReport) -> String {
+    public static func render(_ report: BatchReport<CardOutcome>) -> String {
         var tiles = ""
-        for card in report.cards {
+        for card in report.outcomes {
             if let outputs = card.outputs {
                 let verdict = card.quality?.rawValue ?? "?"
                 let dpi = card.effectiveDPI.map { String(Int($0.rounded())) } ?? "?"

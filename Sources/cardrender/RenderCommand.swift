@@ -215,7 +215,7 @@ struct RenderCommand: ParsableCommand {
         }
         if !quiet { Console.error("cardrender: \(report.summaryLine)") }
         try running.writeManifest(
-            kind: .render, producer: report.producer, entries: RunManifest.entries(cards: report.cards),
+            kind: .render, producer: report.producer, entries: RunManifest.entries(cards: report.outcomes),
             items: plan.jobs.count, seconds: report.summary.seconds, out: out, quiet: quiet)
         // A shard's report and gallery would overwrite the other shards': `runs merge` makes them.
         if let reportPath = self.report ?? (running.shard == nil ? FilePath(out).appending("report.json").string : nil)
@@ -228,7 +228,7 @@ struct RenderCommand: ParsableCommand {
             if !quiet { Console.error("cardrender: gallery: \(FilePath(out).appending("index.html").string)") }
         }
         if report.interrupted { throw ExitCode(130) }
-        try RunOptions.checkTemporary(failed: report.cards.filter { $0.temporary == true }.count)
+        try RunOptions.checkTemporary(failed: report.outcomes.filter { $0.temporary == true }.count)
         try CacheOptions.checkShared(cache)
         let rejectedCount = running.run == nil ? report.summary.failed : 0
         // A defect of cardrender's outranks a bad input: an operator must see it.

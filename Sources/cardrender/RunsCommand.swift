@@ -104,15 +104,15 @@ struct RunsCommand: ParsableCommand {
             case .render:
                 let cards = manifests.flatMap { $0.entries.compactMap(\.card) }
                 let merged = BatchReport(
-                    producer: producer, interrupted: false, total: total, cards: cards.sorted { $0.input < $1.input },
-                    seconds: seconds)
+                    producer: producer, interrupted: false, total: total, outcomes: cards, seconds: seconds)
                 try merged.write(to: reportPath)
                 try Gallery.write(merged, to: out)
                 Console.out("\(merged.summaryLine)")
                 Console.out("report: \(reportPath), gallery: \(FilePath(out).appending("index.html").string)")
             case .thumb:
                 let thumbnails = manifests.flatMap { $0.entries.compactMap(\.thumbnail) }
-                let merged = ThumbReport(producer: producer, thumbnails: thumbnails, total: total, seconds: seconds)
+                let merged = BatchReport(
+                    producer: producer, interrupted: false, total: total, outcomes: thumbnails, seconds: seconds)
                 try merged.write(to: reportPath)
                 Console.out(
                     "\(merged.summary.written) of \(merged.summary.total) thumbnails written, \(merged.summary.failed) failed; report: \(reportPath)"

@@ -218,7 +218,9 @@ struct ThumbCommand: ParsableCommand {
                 Console.out("\(output) \(width)x\(height)")
             }
         }
-        let summary = ThumbReport(plan: plan, run: run)
+        let summary = BatchReport(
+            interrupted: run.interrupted, total: plan.jobs.count + plan.problems.count, missing: plan.problems.count,
+            outcomes: run.outcomes, seconds: run.seconds)
         if let report { try summary.write(to: report) }
         try running.writeManifest(
             kind: .thumb, producer: summary.producer,

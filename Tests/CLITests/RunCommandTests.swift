@@ -79,7 +79,7 @@ import Testing
         let merge = try await Self.run(["runs", "merge", "r1", "--out", out])
         #expect(merge.status == 0, "\(merge.stderr)")
         let report = try JSONDecoder().decode(
-            BatchReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
+            BatchReport<CardOutcome>.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
         #expect(report.summary.total == 9)
         #expect(report.summary.rendered == 8)
         #expect(report.summary.failed == 1)
@@ -158,11 +158,11 @@ import Testing
         let merge = try await Self.run(["runs", "merge", "m", "--out", out])
         #expect(merge.status == 0, "\(merge.stderr)")
         let report = try JSONDecoder().decode(
-            ThumbReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
+            BatchReport<ThumbOutcome>.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
         #expect(report.summary.total == 9)
         #expect(report.summary.written == 8)
         #expect(report.summary.failed == 1)
-        #expect(report.thumbnails.filter { $0.width == 50 }.count == 8)
+        #expect(report.outcomes.filter { $0.width == 50 }.count == 8)
     }
 
     /// The index each scheduler hands its tasks, used as the README's examples use it:
