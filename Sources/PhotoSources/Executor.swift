@@ -11,10 +11,10 @@ package enum Executor {
     /// libvips's lazy pipeline.
     case general
 
-    /// Whether this is a fast executor (libjpeg-turbo or libheif and the SIMD kernels).
-    package var isFast: Bool {
-        if case .general = self { return false }
-        return true
+    /// The pixel path this executor is (its name in reports and its revision in cache keys).
+    package var path: RenderPath {
+        if case .general = self { return .general }
+        return .fast
     }
 
     /// The executor for `photo` (its `header` read once, by the caller) under `engine`: the

@@ -10,7 +10,7 @@ import Thumbnails
 
 /// The bytes of a synthetic fast-path card and thumbnail are pinned per fast-executor
 /// revision: a kernel or encoder change that alters any output byte fails here until
-/// `ExecutorRevision.fast` is bumped (which changes every cache key) and the new digests
+/// `RenderPath.fast.revision` is bumped (which changes every cache key) and the new digests
 /// are pinned under the new revision. The photo is made in the test from a formula, so the
 /// digests depend only on cardrender, libjpeg-turbo and libpng.
 @Suite(.libvips)
@@ -64,10 +64,10 @@ struct ExecutorRevisionTests {
         #expect(card.path == .fast && thumbnail.path == .fast)
         let digests = [card.front.print, card.front.sample, card.front.small, thumbnail.data].map(Self.digest)
         #expect(
-            Self.pinned[ExecutorRevision.fast] == digests,
+            Self.pinned[RenderPath.fast.revision] == digests,
             """
-            The fast executor's output changed. If that is meant, bump ExecutorRevision.fast to \
-            \(ExecutorRevision.fast + 1) and pin these digests under it: \(digests)
+            The fast executor's output changed. If that is meant, bump RenderPath.fast.revision to \
+            \(RenderPath.fast.revision + 1) and pin these digests under it: \(digests)
             """)
     }
 }

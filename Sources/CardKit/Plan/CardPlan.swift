@@ -136,7 +136,7 @@ struct CardPlan {
             case .general: decoded = (layout.photo.width, layout.photo.height)
             }
             let halvings =
-                executor.isFast && scale < 1 ? DecodeLevel.halvings(of: decoded, atLeast: scaledPhoto) : 0
+                executor.path == .fast && scale < 1 ? DecodeLevel.halvings(of: decoded, atLeast: scaledPhoto) : 0
             level = DecodeLevel(shrink: print.level.shrink, halvings: halvings)
         } else if case .fast(let jpeg) = executor, scale < 1 {
             level = DecodeLevel(shrink: jpeg.shrink(atLeast: (scaledPhoto.width, scaledPhoto.height)), halvings: 0)
