@@ -71,15 +71,24 @@ def run(arguments):
 
 def called():
     """The symbols our objects leave undefined, and the variadic operations they get."""
-    own = set()
-    for target in os.listdir(os.path.join(ROOT, "Sources")) + os.listdir(os.path.join(ROOT, "Sources/Native")):
-        own.add(target)
-    own.discard("CLazyLibraries")
+    # Each target's source files by name: an object counts only while its source exists (the
+    # build folder keeps the objects of files since removed).
+    sources = {}
+    for parent in ("Sources", "Sources/Native"):
+        for target in os.listdir(os.path.join(ROOT, parent)):
+            if target in ("Native", "CLazyLibraries"):
+                continue
+            sources[target] = {name for _, _, names in os.walk(os.path.join(ROOT, parent, target)) for name in names}
     objects = []
     for directory in os.listdir(BUILD):
-        if directory.endswith(".build") and directory[: -len(".build")] in own:
+        target = directory[: -len(".build")]
+        if directory.endswith(".build") and target in sources:
             folder = os.path.join(BUILD, directory)
-            objects += [os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".o")]
+            objects += [
+                os.path.join(folder, name)
+                for name in os.listdir(folder)
+                if name.endswith(".o") and name[: -len(".o")] in sources[target]
+            ]
     if not objects:
         sys.exit(f"lazy-libraries: no objects under {BUILD}: build first (swift build --build-tests)")
     symbols = set()
