@@ -273,6 +273,7 @@ let package = Package(
             ]
         ),
         .target(name: "TestSupport", dependencies: ["ImageCore", "VipsKit", "ObjectStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),
         .testTarget(name: "FileUtilitiesTests", dependencies: ["FileUtilities", "TestSupport"]),
         .testTarget(
             name: "MailTests",

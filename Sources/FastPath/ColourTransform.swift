@@ -1,7 +1,7 @@
 internal import CColourTransform
 import Dispatch
 import Glibc
-import Synchronization
+import ImageCore
 
 /// An embedded RGB colour profile (Display P3, Adobe RGB, ...) to sRGB, 8 bits in and out,
 /// by lcms2 (relative colorimetric, as libvips's `icc_transform`), made once per profile
@@ -90,21 +90,17 @@ public final class ColourTransform: @unchecked Sendable {
     }
 
     /// The transform to a press's CMYK for `profile` and `inkLimit`, made on first use and
-    /// kept for the process (a handful of press conditions; at most 8 kept).
+    /// kept for the process (a handful of press conditions; the 8 used last kept), made once
+    /// however many renders ask for it at once.
     /// - Throws: as `init(fromSRGBToPress:inkLimit:)` (failures are not kept).
     public static func toPress(profile: [UInt8], inkLimit: Int) throws(Failure) -> ColourTransform {
         let key = profile + withUnsafeBytes(of: inkLimit.littleEndian) { Array($0) }
-        if let known = madeForPress.withLock({ $0[key] }) { return known }
-        let transform = try ColourTransform(fromSRGBToPress: profile, inkLimit: inkLimit)
-        return madeForPress.withLock { made in
-            if let known = made[key] { return known }
-            if made.count >= 8 { made.removeAll() }
-            made[key] = transform
-            return transform
+        return try madeForPress.value(for: key) { () throws(Failure) in
+            try ColourTransform(fromSRGBToPress: profile, inkLimit: inkLimit)
         }
     }
 
-    private static let madeForPress = Mutex<[[UInt8]: ColourTransform]>([:])
+    private static let madeForPress = BoundedMemory<[UInt8], ColourTransform>(capacity: 8)
 
     /// Converts `count` RGB pixels at `pixels` in place.
     public func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
@@ -135,19 +131,13 @@ public final class ColourTransform: @unchecked Sendable {
     }
 
     /// The transform for `profile`, made on first use and kept for the process (photos come
-    /// with a handful of profiles: phones' Display P3, cameras' Adobe RGB). Past 32 profiles
-    /// the kept ones are dropped, so a stream of odd profiles cannot grow memory.
+    /// with a handful of profiles: phones' Display P3, cameras' Adobe RGB): the 32 used last
+    /// are kept, so a stream of odd profiles cannot grow memory; made once however many
+    /// decodes ask for it at once.
     /// - Throws: `Failure` as `init(toSRGBFrom:)` (failures are not kept).
     public static func toSRGB(from profile: [UInt8]) throws(Failure) -> ColourTransform {
-        if let known = made.withLock({ $0[profile] }) { return known }
-        let transform = try ColourTransform(toSRGBFrom: profile)
-        return made.withLock { made in
-            if let known = made[profile] { return known }
-            if made.count >= 32 { made.removeAll() }
-            made[profile] = transform
-            return transform
-        }
+        try made.value(for: profile) { () throws(Failure) in try ColourTransform(toSRGBFrom: profile) }
     }
 
-    private static let made = Mutex<[[UInt8]: ColourTransform]>([:])
+    private static let made = BoundedMemory<[UInt8], ColourTransform>(capacity: 32)
 }

@@ -1,6 +1,5 @@
 import FastPath
 import ImageCore
-import Synchronization
 import VipsKit
 
 /// The DCT-scaled decodes of the photos thumbnailed last, kept for the next widths of the
@@ -33,7 +32,7 @@ public final class DecodedPhotos: Sendable {
 
     /// What a slot holds: a decode for the fast path, an image in libvips's memory, or a
     /// photo's encoded bytes.
-    private enum Kept {
+    private enum Kept: Sendable {
         case decode(Decode)
         case image(VImage)
         case photo(ImageData)
@@ -47,24 +46,14 @@ public final class DecodedPhotos: Sendable {
         }
     }
 
-    private struct Slot {
-        package var kept: Kept
-        package var used: UInt64
-    }
-
-    private struct State {
-        package var slots: [String: Slot] = [:]
-        package var bytes = 0
-        package var clock: UInt64 = 0
-        package var hits = 0
-    }
+    /// What is kept, by key (`digest shrink`, `digest level L`, `photo digest`, `image name`),
+    /// bounded in bytes.
+    private let memory: BoundedMemory<String, Kept>
 
     /// The bound in bytes.
-    public let capacity: Int
-    private let state = Mutex(State())
-
+    public var capacity: Int { memory.capacity }
     /// The largest decode kept, as a share of the bound (1/`largestShare`).
-    public let largestShare: Int
+    public var largestShare: Int { memory.largestShare }
 
     /// - Parameters:
     ///   - capacity: the bound in bytes.
@@ -73,8 +62,7 @@ public final class DecodedPhotos: Sendable {
     ///     a 12 MP photo's whole decode under a smaller share, since an editor works on one
     ///     photo at a time).
     public init(capacity: Int, largestShare: Int = 8) {
-        self.capacity = max(0, capacity)
-        self.largestShare = max(1, largestShare)
+        memory = BoundedMemory(capacity: capacity, largestShare: largestShare) { _, kept in kept.bytes }
     }
 
     /// The decode of the photo whose content digest is `digest` at 1/`shrink`, if kept.
@@ -85,7 +73,7 @@ public final class DecodedPhotos: Sendable {
 
     /// Whether the decode of the photo `digest` at 1/`shrink` is kept (without counting a use).
     public func contains(digest: String, shrink: Int) -> Bool {
-        state.withLock { $0.slots[Self.key(digest, shrink)] != nil }
+        memory.contains(Self.key(digest, shrink))
     }
 
     /// Keeps `decode` for the photo `digest` at 1/`shrink` (unless it is larger than
@@ -107,23 +95,13 @@ public final class DecodedPhotos: Sendable {
     }
 
     /// Whether something of `bytes` would be kept (it is at most 1/`largestShare` of the bound).
-    public func wouldKeep(bytes: Int) -> Bool { bytes <= capacity / largestShare }
+    public func wouldKeep(bytes: Int) -> Bool { memory.wouldKeep(cost: bytes) }
 
     /// Drops the least recently used until a decode of `bytes` about to be made fits beside
     /// what is kept, so that the bound holds the decode being made as well (a server's peak
     /// is otherwise the bound plus every decode in flight). Nothing is dropped for a decode
     /// too large to keep.
-    public func makeRoom(for bytes: Int) {
-        guard wouldKeep(bytes: bytes) else { return }
-        state.withLock { state in
-            guard state.bytes + bytes > capacity else { return }
-            for (oldKey, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used })
-            where state.bytes + bytes > capacity {
-                state.slots.removeValue(forKey: oldKey)
-                state.bytes -= slot.kept.bytes
-            }
-        }
-    }
+    public func makeRoom(for bytes: Int) { memory.makeRoom(for: bytes) }
 
     /// The encoded photo kept under its content digest, if any (the service's previews read
     /// it at every gesture: kept, it is not read from the store and verified again).
@@ -149,40 +127,15 @@ public final class DecodedPhotos: Sendable {
         put(.image(image), key: "image " + name)
     }
 
-    private func take(_ key: String) -> Kept? {
-        state.withLock { state in
-            guard var slot = state.slots[key] else { return nil }
-            state.clock += 1
-            state.hits += 1
-            slot.used = state.clock
-            state.slots[key] = slot
-            return slot.kept
-        }
-    }
+    private func take(_ key: String) -> Kept? { memory.value(for: key) }
 
-    private func put(_ kept: Kept, key: String) {
-        let size = kept.bytes
-        guard wouldKeep(bytes: size) else { return }
-        state.withLock { state in
-            state.clock += 1
-            if let old = state.slots.updateValue(Slot(kept: kept, used: state.clock), forKey: key) {
-                state.bytes -= old.kept.bytes
-            }
-            state.bytes += size
-            guard state.bytes > capacity else { return }
-            for (oldKey, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used })
-            where state.bytes > capacity * 3 / 4 {
-                state.slots.removeValue(forKey: oldKey)
-                state.bytes -= slot.kept.bytes
-            }
-        }
-    }
+    private func put(_ kept: Kept, key: String) { memory.insert(kept, for: key) }
 
     /// Decodes reused so far.
-    public var hits: Int { state.withLock { $0.hits } }
+    public var hits: Int { memory.hits }
 
     /// Bytes of pixels held.
-    public var bytes: Int { state.withLock { $0.bytes } }
+    public var bytes: Int { memory.usage.cost }
 
     private static func key(_ digest: String, _ shrink: Int) -> String { "\(digest) \(shrink)" }
 }

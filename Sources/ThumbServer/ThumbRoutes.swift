@@ -1,4 +1,5 @@
 import Hummingbird
+import ImageCore
 import Logging
 import ServerShell
 
@@ -16,7 +17,7 @@ public enum ThumbRoutes {
             services: [service.pool, maintenance],
             metrics: {
                 service.metrics.exposition(
-                    load: service.pool.load, memoryCacheBytes: service.memory.usage.bytes,
+                    load: service.pool.load, memoryCacheBytes: service.memory.usage.cost,
                     decodedPhotos: service.decodedPhotos)
             },
             answering: service)

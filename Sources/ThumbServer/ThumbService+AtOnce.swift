@@ -44,7 +44,7 @@ extension ThumbService {
         if opened.touch { cache.store.touch(key) }
         cache.entries.countHit()
         metrics.thumbnail(from: .disk)
-        var fields = MemoryCache.Entry.validators(
+        var fields = ReadyThumbnail.validators(
             etag: "\"\(key.hex)\"", modified: photo.modified, maxAge: configuration.maxAge)
         fields[.contentType] = opened.contentType
         fields[.imageSize] = "\(opened.width)x\(opened.height)"
@@ -66,7 +66,7 @@ extension ThumbService {
     /// without reading it (the digest memo for files, the store's checksum for objects): no
     /// entry is read for a client whose copy is current.
     func answerAtOnce(photo: Photo, asked: Asked, method: HTTPRequest.Method, headers: HTTPFields) -> ImmediateAnswer? {
-        if let entry = memory.entry(for: asked.identity(of: photo)) {
+        if let entry = memory.value(for: asked.identity(of: photo)) {
             metrics.thumbnail(from: .memory)
             return answer(entry, source: .memory, method: method, headers: headers, asked: asked)
         }
@@ -74,7 +74,7 @@ extension ThumbService {
         else { return nil }
         guard Self.isNotModified(headers, etag: etag, modified: photo.modified) else { return nil }
         metrics.thumbnail(from: .tag)
-        var fields = MemoryCache.Entry.validators(etag: etag, modified: photo.modified, maxAge: configuration.maxAge)
+        var fields = ReadyThumbnail.validators(etag: etag, modified: photo.modified, maxAge: configuration.maxAge)
         decorate(&fields, asked: asked, requestHeaders: headers)
         fields[.xCache] = ThumbMetrics.Source.tag.rawValue
         return ImmediateAnswer(status: .notModified, headers: fields, body: nil)

@@ -38,7 +38,7 @@ extension ThumbService {
     /// its key is known without reading the photo; kept in memory. A disk hit so never
     /// waits behind renders for a worker. Nil when the key is unknown or the disk has no
     /// entry: the workers then look further (the shared store) or render.
-    func diskEntry(of photo: Photo, _ asked: Asked) async -> MemoryCache.Entry? {
+    func diskEntry(of photo: Photo, _ asked: Asked) async -> ReadyThumbnail? {
         guard let key = knownKey(of: photo, asked) else { return nil }
         let read = try? await NIOThreadPool.singleton.runIfActive { [cache, thumbnailer, verifiedFiles] in
             let thumbnail = cache.entries.entry(for: key, nearestOnly: true).flatMap {
@@ -108,8 +108,8 @@ extension ThumbService {
     }
 
     /// The memory entry of a thumbnail, its headers made once; kept in the memory cache.
-    func remember(_ thumbnail: Thumbnail, key: CacheKey?, photo: Photo, identity: String) -> MemoryCache.Entry {
-        let entry = MemoryCache.Entry(
+    func remember(_ thumbnail: Thumbnail, key: CacheKey?, photo: Photo, identity: String) -> ReadyThumbnail {
+        let entry = ReadyThumbnail(
             body: ByteBuffer(bytes: thumbnail.data),
             etag: "\"\(key?.hex ?? ContentDigest.of(Array(identity.utf8)))\"",
             contentType: thumbnail.mimeType, modified: photo.modified, width: thumbnail.width,
@@ -121,7 +121,7 @@ extension ThumbService {
     /// 200 with the image (headers only for HEAD), or 304 when the client's copy is current;
     /// the entry's headers were made when it was stored.
     func answer(
-        _ entry: MemoryCache.Entry, source: ThumbMetrics.Source, method: HTTPRequest.Method, headers: HTTPFields,
+        _ entry: ReadyThumbnail, source: ThumbMetrics.Source, method: HTTPRequest.Method, headers: HTTPFields,
         asked: Asked
     ) -> ImmediateAnswer {
         let notModified = Self.isNotModified(headers, etag: entry.etag, modified: entry.modified)

@@ -61,14 +61,14 @@ extension ThumbService {
                 method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers)
         else { return nil }
         let identity = "fallback\n\(asked.request.key)\n\(asked.options.format.rawValue)\n\(asked.options.quality)"
-        var entry = memory.entry(for: identity)
+        var entry = memory.value(for: identity)
         if entry == nil {
             guard
                 let made = try? await pool.run({ [thumbnailer] in
                     try thumbnailer.thumbnailer.thumbnail(of: image, request: asked.request, options: asked.options)
                 })
             else { return nil }
-            let fitted = MemoryCache.Entry(
+            let fitted = ReadyThumbnail(
                 body: ByteBuffer(bytes: made.data), etag: "\"fallback\"", contentType: made.mimeType, modified: 0,
                 width: made.width, height: made.height, maxAge: 0, frames: Self.framesHeader(made))
             memory.insert(fitted, for: identity)

@@ -36,7 +36,9 @@ public final class ThumbService: EventLoopAnswering, Sendable {
     let thumbnailer: CachedThumbnailer
     /// The photos' DCT-scaled decodes kept for their next widths (`--decoded-photos`).
     let decodedPhotos: DecodedPhotos
-    let memory: MemoryCache
+    /// The thumbnails of the most recent requests, bounded in bytes (`--memory-cache`): a
+    /// thumbnail over a quarter of the bound is not kept.
+    let memory: BoundedMemory<String, ReadyThumbnail>
     /// Disk entries read and found sound, sent from their files on later hits.
     let verifiedFiles = VerifiedEntryFiles()
     let flights = SingleFlight<Produced>()
@@ -75,7 +77,7 @@ public final class ThumbService: EventLoopAnswering, Sendable {
 
     /// A thumbnail ready to send and how it was obtained.
     struct Produced: Sendable {
-        let entry: MemoryCache.Entry
+        let entry: ReadyThumbnail
         let source: ThumbMetrics.Source
     }
 
@@ -106,7 +108,9 @@ public final class ThumbService: EventLoopAnswering, Sendable {
                 maxWidth: configuration.maxWidth, policy: configuration.policy, engine: configuration.engine,
                 decodedPhotos: decodedPhotos, decodeBudget: DecodeBudget(capacity: Self.decodeBudgetBytes)),
             cache: cache)
-        memory = MemoryCache(capacity: configuration.memoryCacheBytes)
+        memory = BoundedMemory(capacity: configuration.memoryCacheBytes, largestShare: 4) { key, thumbnail in
+            thumbnail.cost + key.utf8.count
+        }
         metrics = ThumbMetrics()
         pool = WorkPool(workers: configuration.workers, queueLimit: configuration.queueLimit)
     }

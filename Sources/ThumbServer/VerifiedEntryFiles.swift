@@ -1,3 +1,4 @@
+import CDispatch
 import RenderCache
 import Synchronization
 import SystemPackage
