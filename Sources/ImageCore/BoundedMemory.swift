@@ -155,6 +155,13 @@ public final class BoundedMemory<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
+    /// Forgets the value kept for `key`, if any.
+    public func removeValue(for key: Key) {
+        state.withLock { state in
+            if let old = state.slots.removeValue(forKey: key) { state.cost -= old.cost }
+        }
+    }
+
     /// Forgets every value.
     public func removeAll() {
         state.withLock { state in

@@ -10,7 +10,7 @@ import ObjectStore
 /// --checksum-algorithm SHA256`) is the photo's content digest, so the thumbnail's cache key
 /// is known, and equal to the key of the same photo on a disk, before a byte is read. The
 /// photo is downloaded only to render (a miss), or to learn the digest of an object stored
-/// without a checksum (once per server: `ObjectDigestMemo`).
+/// without a checksum (once per server: `ThumbService.digests`).
 public struct BucketRoot: Sendable {
     /// The client of the photo store.
     public let client: S3Client

@@ -90,7 +90,7 @@ extension ThumbService {
         let digest: String?
         switch photo.origin {
         case .file(let file): digest = cache.memo.digest(for: file.fileStamp)
-        case .object(let object, _): digest = object.info.sha256 ?? digests.digest(for: photo.identity)
+        case .object(let object, _): digest = object.info.sha256 ?? digests.value(for: photo.identity)
         }
         guard let digest else { return nil }
         return try? thumbnailer.key(inputDigest: digest, request: asked.request, options: asked.options)

@@ -93,11 +93,11 @@ extension ThumbService {
                     return bytes
                 }
                 let digest: String
-                if let known = object.info.sha256 ?? digests.digest(for: photo.identity) {
+                if let known = object.info.sha256 ?? digests.value(for: photo.identity) {
                     digest = known
                 } else {
                     digest = try load().withUnsafeBytes { ContentDigest.of($0) }
-                    digests.remember(digest, for: photo.identity)
+                    digests.insert(digest, for: photo.identity)
                 }
                 return try thumbnailer.thumbnail(inputDigest: digest, load: load, request: request, options: options)
             }

@@ -42,7 +42,9 @@ public final class ThumbService: EventLoopAnswering, Sendable {
     /// Disk entries read and found sound, sent from their files on later hits.
     let verifiedFiles = VerifiedEntryFiles()
     let flights = SingleFlight<Produced>()
-    let digests = ObjectDigestMemo()
+    /// The SHA-256 digests of bucket objects stored without one, by identity (key, entity tag,
+    /// size): each such object is downloaded once per server to learn it, not per request.
+    let digests = BoundedMemory<String, String>(capacity: 100_000)
     let logger: Logger
 
     /// Where the routes are mounted (`ThumbRoutes`); the photo's path under the root follows it.

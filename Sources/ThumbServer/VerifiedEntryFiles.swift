@@ -1,6 +1,6 @@
 import CDispatch
+import ImageCore
 import RenderCache
-import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -20,14 +20,14 @@ import SystemPackage
 /// `cardrender cache verify` finds those.
 final class VerifiedEntryFiles: Sendable {
     /// What names one file's bytes here.
-    private struct Identity: Hashable {
+    private struct Identity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
         let size: Int
     }
 
     /// A sound entry file and what a hit needs of it, learnt when it was read.
-    private struct Known {
+    private struct Known: Sendable {
         let identity: Identity
         /// The image part's place in the file, and the thumbnail's size in pixels.
         let offset: Int
@@ -56,13 +56,12 @@ final class VerifiedEntryFiles: Sendable {
         let touch: Bool
     }
 
-    private let known = Mutex<[CacheKey: Known]>([:])
-    /// The most keys remembered; past it the memo starts again (each entry is then read and
-    /// checked once more).
-    private let capacity: Int
+    /// The files found sound, by key: the least recently used forgotten past `capacity` (each
+    /// is then read and checked once more on its next hit).
+    private let known: BoundedMemory<CacheKey, Known>
 
     init(capacity: Int = 100_000) {
-        self.capacity = capacity
+        known = BoundedMemory(capacity: capacity)
     }
 
     /// Remembers the file now at `path` as the sound copy of `key`, just read and checked,
@@ -80,17 +79,14 @@ final class VerifiedEntryFiles: Sendable {
         let entry = Known(
             identity: identity, offset: image.offset, length: image.size, width: width, height: height,
             contentType: contentType, frames: frames, touched: .now)
-        known.withLock { known in
-            if known.count >= capacity { known.removeAll() }
-            known[key] = entry
-        }
+        known.insert(entry, for: key)
     }
 
     /// The file of `key` at `path`, open, when it is the file recorded as sound (an `open`
     /// and an `fstat`, nothing read); nil, and forgotten, when it is another file now; nil
     /// when none was recorded.
     func open(_ key: CacheKey, path: String) -> Opened? {
-        guard let expected = known.withLock({ $0[key] }) else { return nil }
+        guard var expected = known.value(for: key) else { return nil }
         guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: .closeOnExec) else {
             forget(key)
             return nil
@@ -101,10 +97,10 @@ final class VerifiedEntryFiles: Sendable {
             return nil
         }
         let now = ContinuousClock.now
-        let touch = known.withLock { known in
-            guard now - expected.touched >= .seconds(60) else { return false }
-            known[key]?.touched = now
-            return true
+        let touch = now - expected.touched >= .seconds(60)
+        if touch {
+            expected.touched = now
+            known.insert(expected, for: key)
         }
         return Opened(
             descriptor: descriptor, offset: expected.offset, length: expected.length, width: expected.width,
@@ -118,6 +114,6 @@ final class VerifiedEntryFiles: Sendable {
     }
 
     private func forget(_ key: CacheKey) {
-        _ = known.withLock { $0.removeValue(forKey: key) }
+        known.removeValue(for: key)
     }
 }

@@ -23,12 +23,16 @@ public final class FrameCatalogue: Sendable {
     /// The directory the catalogue was read from.
     public let directory: String
     private let byID: [String: FrameDesign]
-    private let rendered = Mutex<[String: VImage]>([:])
-    private let overlays = Mutex<[String: FrameOverlay]>([:])
-    /// One gate per overlay being made: the workers that want it while one makes it wait for
-    /// that one instead of rasterising it too (two workers meeting a frame at once rasterised
-    /// it twice, ~150 ms of CPU each).
-    private let making = Mutex<[String: OverlayGate]>([:])
+    /// The art rendered at each card size, and the overlays made of it, by frame and size:
+    /// each made once however many workers want it at once (two workers meeting a frame at
+    /// once rasterised it twice, ~150 ms of CPU each), the least recently used forgotten past
+    /// 512 MiB (18 frames at three print sizes are well under it).
+    private let rendered = BoundedMemory<String, VImage>(capacity: 512 << 20) { _, image in
+        image.width * image.height * image.bands
+    }
+    private let overlays = BoundedMemory<String, FrameOverlay>(capacity: 512 << 20) { _, overlay in
+        overlay.colourPixels.count + overlay.alphaPixels.count
+    }
     private let artCache = Mutex<(any FrameArtCache)?>(nil)
     private let rasterised = Atomic<Int>(0)
 
@@ -98,8 +102,13 @@ public final class FrameCatalogue: Sendable {
     /// The art of `frame` rendered at `width` x `height` (the trimmed card), RGBA, in memory.
     /// - Throws: `FrameCatalogueError` when the art does not render at the card's proportions.
     public func art(_ frame: FrameDesign, width: Int, height: Int) throws -> VImage {
-        let key = "\(frame.id)@\(width)x\(height)"
-        if let cached = rendered.withLock({ $0[key] }) { return cached }
+        try rendered.value(for: "\(frame.id)@\(width)x\(height)") {
+            try rasterise(frame, width: width, height: height)
+        }
+    }
+
+    /// The art of `frame` rendered now at `width` x `height`.
+    private func rasterise(_ frame: FrameDesign, width: Int, height: Int) throws -> VImage {
         let path = artPath(frame, in: directory)
         let svg = try ImageData(contentsOfFile: path, maxBytes: 8 << 20)
         let design = CardFormat(size: frame.size).trimPixels(frame.orientation)
@@ -117,29 +126,19 @@ public final class FrameCatalogue: Sendable {
             throw FrameCatalogueError(manifest: path, problem: "renders without transparency")
         }
         rasterised.add(1, ordering: .relaxed)
-        rendered.withLock { $0[key] = image }
         return image
     }
 
     /// The art of `frame` for a trimmed card of `width` x `height` plus `bleed` (edge pixels
     /// repeated), split into 8-bit colour and alpha for `VImage.blended(with:mask:)`; cached.
     public func overlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int) throws -> FrameOverlay {
-        let key = "\(frame.id)@\(width)x\(height)+\(bleed)"
-        if let cached = overlays.withLock({ $0[key] }) { return cached }
-        let gate = making.withLock { gates in
-            if let gate = gates[key] { return gate }
-            let gate = OverlayGate()
-            gates[key] = gate
-            return gate
-        }
-        return try gate.lock.withLock { _ in
-            if let cached = overlays.withLock({ $0[key] }) { return cached }
-            return try makeOverlay(frame, width: width, height: height, bleed: bleed, key: key)
+        try overlays.value(for: "\(frame.id)@\(width)x\(height)+\(bleed)") {
+            try makeOverlay(frame, width: width, height: height, bleed: bleed)
         }
     }
 
     /// The overlay made: loaded from the art cache, else rasterised (and stored there).
-    private func makeOverlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int, key: String) throws
+    private func makeOverlay(_ frame: FrameDesign, width: Int, height: Int, bleed: Int) throws
         -> FrameOverlay
     {
         let cache = artCache.withLock { $0 }
@@ -148,7 +147,6 @@ public final class FrameCatalogue: Sendable {
             let asked = FrameArtRequest(
                 art: svg, recipe: .init(frame: frame.id, width: width, height: height, bleed: bleed))
             if let stored = cache.load(asked), stored.width == width + 2 * bleed, stored.height == height + 2 * bleed {
-                overlays.withLock { $0[key] = stored }
                 return stored
             }
             request = asked
@@ -156,7 +154,6 @@ public final class FrameCatalogue: Sendable {
         let art = try self.art(frame, width: width, height: height).extendedByCopy(margin: bleed)
         let overlay = try FrameOverlay(colour: art.bands(0, count: 3).inMemory(), alpha: art.bands(3).inMemory())
         if let cache, let request { cache.save(overlay, for: request) }
-        overlays.withLock { $0[key] = overlay }
         return overlay
     }
 
@@ -199,9 +196,4 @@ extension FrameCatalogue {
 
 func artPath(_ frame: FrameDesign, in directory: String) -> String {
     FilePath(directory).appending(frame.theme).appending(frame.art).string
-}
-
-/// A lock held while one overlay is made (`FrameCatalogue.overlay`).
-private final class OverlayGate: Sendable {
-    let lock = Mutex(())
 }
