@@ -1,4 +1,3 @@
-import CardKit
 import RenderCache
 import Thumbnails
 

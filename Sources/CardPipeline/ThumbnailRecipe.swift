@@ -1,4 +1,3 @@
-import CardKit
 import ImageCore
 import PhotoSources
 import Thumbnails

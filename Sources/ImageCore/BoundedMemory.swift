@@ -3,8 +3,8 @@ import Synchronization
 
 /// What a process keeps in memory between requests, bounded: values by a typed key, each with
 /// a cost (bytes, or 1 to bound a count), the least recently used forgotten first. Every
-/// in-process memory of cardrender is one: the server's thumbnails and file digests, the kept
-/// decodes, the colour transforms, the frame art.
+/// in-process memory of cardrender is one: the server's thumbnails, bucket objects' digests
+/// and verified entry files, the kept decodes, the colour transforms, the frame art.
 ///
 /// Past `capacity` the least recently used values are dropped until a quarter of the capacity
 /// is free again (one sort per eviction, not one per insert); a value costing more than
@@ -74,6 +74,19 @@ public final class BoundedMemory<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
+    /// Changes the value kept for `key` in place (its cost stays as it was), now the most
+    /// recently used, and returns what `change` returns; nil when none is kept.
+    public func update<T>(_ key: Key, _ change: (inout Value) -> T) -> T? {
+        state.withLock { state in
+            guard var slot = state.slots[key] else { return nil }
+            state.clock += 1
+            slot.used = state.clock
+            let result = change(&slot.value)
+            state.slots[key] = slot
+            return result
+        }
+    }
+
     /// Whether a value is kept for `key` (not counted as a use).
     public func contains(_ key: Key) -> Bool { state.withLock { $0.slots[key] != nil } }
 
@@ -91,7 +104,7 @@ public final class BoundedMemory<Key: Hashable & Sendable, Value: Sendable>: Sen
                 state.cost -= old.cost
             }
             state.cost += cost
-            if state.cost > capacity { Self.evict(&state, toAtMost: capacity * 3 / 4) }
+            if state.cost > capacity { Self.evict(&state, toAtMost: capacity * 3 / 4, keeping: key) }
         }
     }
 
@@ -101,7 +114,7 @@ public final class BoundedMemory<Key: Hashable & Sendable, Value: Sendable>: Sen
     public func makeRoom(for cost: Int) {
         guard wouldKeep(cost: cost) else { return }
         state.withLock { state in
-            if state.cost + cost > capacity { Self.evict(&state, toAtMost: capacity - cost) }
+            if state.cost + cost > capacity { Self.evict(&state, toAtMost: capacity - cost, keeping: nil) }
         }
     }
 
@@ -162,23 +175,17 @@ public final class BoundedMemory<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
-    /// Forgets every value.
-    public func removeAll() {
-        state.withLock { state in
-            state.slots.removeAll()
-            state.cost = 0
-        }
-    }
-
     /// The values kept and their cost together.
     public var usage: (count: Int, cost: Int) { state.withLock { ($0.slots.count, $0.cost) } }
 
     /// How many times a kept value was found (`value(for:)` and `value(for:making:)`).
     public var hits: Int { state.withLock { $0.hits } }
 
-    /// Drops the least recently used values until the kept ones cost at most `bound`.
-    private static func evict(_ state: inout State, toAtMost bound: Int) {
-        for (key, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used }) where state.cost > bound {
+    /// Drops the least recently used values until the kept ones cost at most `bound`, never the
+    /// value of `kept` (the one just inserted).
+    private static func evict(_ state: inout State, toAtMost bound: Int, keeping kept: Key?) {
+        for (key, slot) in state.slots.sorted(by: { $0.value.used < $1.value.used })
+        where state.cost > bound && key != kept {
             state.slots.removeValue(forKey: key)
             state.cost -= slot.cost
         }

@@ -54,6 +54,11 @@ public struct PixelRect: Sendable, Hashable {
     }
 }
 
+extension PixelRect: CustomStringConvertible {
+    /// As a manifest writes it: `(x: 10, y: 20, width: 300, height: 200)`.
+    public var description: String { "(x: \(x), y: \(y), width: \(width), height: \(height))" }
+}
+
 extension PixelRect: Codable {
     private enum CodingKeys: String, CodingKey {
         case x, y, width, height

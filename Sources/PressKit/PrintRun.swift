@@ -22,7 +22,7 @@ public struct PrintRun {
     /// For each postcard in press order, its index in the postcards given.
     public let order: [Int]
     /// Each postcard's destination in press order, when they were given.
-    public let destinations: [Destination]?
+    private let destinations: [Destination]?
     /// Where each postcard in press order is printed: its sheet and position (from 0).
     public let placements: [CutAndStack.Placement]
     /// The layout of every sheet.

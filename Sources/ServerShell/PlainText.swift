@@ -5,6 +5,11 @@ import NIOCore
 /// A refusal in one line of plain text, not cached and not sniffed: the shell's 404 and 405
 /// and the thumbnail routes' every refusal share its form.
 package enum PlainText {
+    /// The words of a 404.
+    package static let notFound = "not found."
+    /// The words of a 405 (every route of the server answers GET and HEAD).
+    package static let methodNotAllowed = "method not allowed: use GET or HEAD."
+
     /// `status` with `text` and a newline as the body, `Allow` and `Retry-After` when given.
     package static func response(
         _ status: HTTPResponse.Status, _ text: String, allow: String? = nil, retryAfter: Int? = nil

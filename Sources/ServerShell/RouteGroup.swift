@@ -36,11 +36,13 @@ public struct RouteGroup: Sendable {
         self.answering = answering
     }
 
-    /// Whether a request for `path` is this group's: the path itself or anything below it.
+    /// Whether a request for `requestPath` is this group's: its path itself, or anything below
+    /// it (`/thumb/…`), compared byte for byte (a combining mark after the slash must not make
+    /// another path look like one of the group's).
     func holds(_ requestPath: String) -> Bool {
-        requestPath.hasPrefix(path)
-            && (requestPath.utf8.count == path.utf8.count
-                || requestPath.utf8[requestPath.utf8.index(requestPath.utf8.startIndex, offsetBy: path.utf8.count)]
-                    == UInt8(ascii: "/"))
+        let bytes = requestPath.utf8
+        guard bytes.starts(with: path.utf8) else { return false }
+        return bytes.count == path.utf8.count
+            || bytes[bytes.index(bytes.startIndex, offsetBy: path.utf8.count)] == UInt8(ascii: "/")
     }
 }

@@ -29,7 +29,7 @@ struct ServerResponder: HTTPResponder {
         } else if path == "/healthz" || path == "/metrics", request.method != .get, request.method != .head {
             // The resource exists, not for this method (RFC 9110 section 15.5.6).
             route = path == "/healthz" ? "healthz" : "metrics"
-            response = PlainText.response(.methodNotAllowed, "method not allowed: use GET or HEAD.", allow: "GET, HEAD")
+            response = PlainText.response(.methodNotAllowed, PlainText.methodNotAllowed, allow: "GET, HEAD")
         } else if path == "/healthz" {
             route = "healthz"
             response = Self.text("ok\n", contentType: "text/plain; charset=utf-8")
@@ -40,7 +40,7 @@ struct ServerResponder: HTTPResponder {
             response = Self.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         } else {
             route = "other"
-            response = PlainText.response(.notFound, "not found.")
+            response = PlainText.response(.notFound, PlainText.notFound)
         }
         accessLog.record(
             method: request.method.rawValue, target: request.uri.string, route: route,

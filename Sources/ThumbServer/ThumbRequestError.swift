@@ -1,5 +1,6 @@
 import Hummingbird
 import ImageCore
+import ServerShell
 import Thumbnails
 
 /// Why a `/thumb` request is refused: the one mapping from every failure to an HTTP status
@@ -46,8 +47,8 @@ public enum ThumbRequestError: Error, Sendable, Equatable {
         case .badParameter(let name, let expected, let received):
             return ThumbParameterError(name: name, expected: expected, received: received).message
         case .forbidden(let reason): return "forbidden: \(reason)."
-        case .notFound: return "not found."
-        case .methodNotAllowed: return "method not allowed: use GET or HEAD."
+        case .notFound: return PlainText.notFound
+        case .methodNotAllowed: return PlainText.methodNotAllowed
         case .unsupportedMedia(let reason): return "unsupported image: \(reason)."
         case .unprocessable(let reason): return "image refused: \(reason)."
         case .overloaded(let seconds): return "overloaded: every worker is busy; retry in \(seconds) s."

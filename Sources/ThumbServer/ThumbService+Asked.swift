@@ -1,16 +1,6 @@
-import CardPipeline
-import FileUtilities
 import HTTPTypes
-import Hummingbird
 import ImageCore
-import Logging
-import NIOCore
-import NIOPosix
-import ObjectStore
-import PhotoSources
-import RenderCache
 import ServerShell
-import SystemPackage
 import Thumbnails
 
 #if canImport(Glibc)

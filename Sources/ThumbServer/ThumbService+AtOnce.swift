@@ -1,13 +1,7 @@
 import CardPipeline
-import FileUtilities
 import HTTPTypes
-import Hummingbird
 import ImageCore
-import Logging
-import NIOCore
-import NIOPosix
 import ObjectStore
-import PhotoSources
 import RenderCache
 import ServerShell
 import SystemPackage
@@ -25,9 +19,9 @@ extension ThumbService {
     package func answerAtOnce(method: HTTPRequest.Method, path: String, query: String?, headers: HTTPFields)
         -> ImmediateAnswer?
     {
-        guard case .directory(let root)? = source,
+        guard case .directory(let root)? = source, path.utf8.count > Self.path.utf8.count,
             let asked = try? asked(method: method, path: path, query: query, headers: headers),
-            let file = try? root.file(atURLPath: path.dropFirst(Self.path.count + 1))
+            let file = try? root.file(atURLPath: Self.relativePath(path))
         else { return nil }
         let photo = Photo(identity: "\(file.path)\n\(file.stamp)", modified: file.modified, origin: .file(file))
         return answerAtOnce(photo: photo, asked: asked, method: method, headers: headers)

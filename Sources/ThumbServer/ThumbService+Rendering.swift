@@ -1,13 +1,11 @@
 import CardPipeline
 import FileUtilities
 import HTTPTypes
-import Hummingbird
 import ImageCore
 import Logging
 import NIOCore
 import NIOPosix
 import ObjectStore
-import PhotoSources
 import RenderCache
 import ServerShell
 import SystemPackage
@@ -22,7 +20,7 @@ extension ThumbService {
         async throws -> ImmediateAnswer
     {
         let asked = try asked(method: method, path: path, query: query, headers: headers)
-        let photo = try await locate(path.dropFirst(Self.path.count + 1))
+        let photo = try await locate(Self.relativePath(path))
         if let answer = answerAtOnce(photo: photo, asked: asked, method: method, headers: headers) { return answer }
         let identity = asked.identity(of: photo)
         let (made, joined) = try await flights.run(identity) { [self] in

@@ -1,16 +1,10 @@
 import CardPipeline
-import FileUtilities
 import HTTPTypes
 import Hummingbird
 import ImageCore
 import Logging
 import NIOCore
-import NIOPosix
-import ObjectStore
-import PhotoSources
-import RenderCache
 import ServerShell
-import SystemPackage
 import Thumbnails
 
 #if canImport(Glibc)
@@ -20,6 +14,8 @@ import Thumbnails
 extension ThumbService {
     /// The response to a `/thumb/…` request: the thumbnail, a 304, or the refusal's status and text.
     func respond(to request: Request) async -> Response {
+        // `/thumb` alone names no photo: 404, as any path the server does not serve.
+        if request.uri.path.utf8.count == Self.path.utf8.count { return Self.response(for: .notFound) }
         if request.method == .options, !configuration.allowedOrigins.isEmpty {
             var headers = HTTPFields()
             headers[.accessControlAllowMethods] = "GET, HEAD"

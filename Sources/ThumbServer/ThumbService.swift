@@ -1,16 +1,10 @@
 import CardPipeline
-import FileUtilities
-import HTTPTypes
-import Hummingbird
 import ImageCore
 import Logging
-import NIOCore
-import NIOPosix
 import ObjectStore
 import PhotoSources
 import RenderCache
 import ServerShell
-import SystemPackage
 import Thumbnails
 
 #if canImport(Glibc)
@@ -23,7 +17,7 @@ import Thumbnails
 /// response through `ThumbRequestError`.
 public final class ThumbService: EventLoopAnswering, Sendable {
     /// The settings it was made with.
-    public let configuration: ServerConfiguration
+    public let configuration: ThumbConfiguration
     /// The metrics it counts into.
     public let metrics: ThumbMetrics
     /// The worker threads.
@@ -49,6 +43,12 @@ public final class ThumbService: EventLoopAnswering, Sendable {
 
     /// Where the routes are mounted (`ThumbRoutes`); the photo's path under the root follows it.
     public static let path = "/thumb"
+
+    /// The photo's path under the root in a request's path (`/thumb/2024/a.jpg` gives
+    /// `2024/a.jpg`), cut by bytes: the group holds only paths that go on with a slash.
+    static func relativePath(_ requestPath: String) -> Substring {
+        Substring(requestPath.utf8.dropFirst(path.utf8.count + 1))
+    }
 
     /// The bound on whole-picture decodes in flight (`DecodeBudget`): one 12 MP HEIC's
     /// (about 60 MB on the fast path, 110 MB on libvips's) and the streamed and DCT-scaled
@@ -85,7 +85,7 @@ public final class ThumbService: EventLoopAnswering, Sendable {
 
     /// Opens the root and starts the workers.
     /// - Throws: `RootDirectoryError` for a root that cannot be served.
-    public init(configuration: ServerConfiguration, cache: ContentStore, logger: Logger) throws {
+    public init(configuration: ThumbConfiguration, cache: ContentStore, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         if let root = configuration.root, root.hasPrefix("s3://") {

@@ -86,7 +86,7 @@ final class VerifiedEntryFiles: Sendable {
     /// and an `fstat`, nothing read); nil, and forgotten, when it is another file now; nil
     /// when none was recorded.
     func open(_ key: CacheKey, path: String) -> Opened? {
-        guard var expected = known.value(for: key) else { return nil }
+        guard let expected = known.value(for: key) else { return nil }
         guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: .closeOnExec) else {
             forget(key)
             return nil
@@ -97,11 +97,12 @@ final class VerifiedEntryFiles: Sendable {
             return nil
         }
         let now = ContinuousClock.now
-        let touch = now - expected.touched >= .seconds(60)
-        if touch {
-            expected.touched = now
-            known.insert(expected, for: key)
-        }
+        let touch =
+            known.update(key) { known in
+                guard now - known.touched >= .seconds(60) else { return false }
+                known.touched = now
+                return true
+            } ?? false
         return Opened(
             descriptor: descriptor, offset: expected.offset, length: expected.length, width: expected.width,
             height: expected.height, contentType: expected.contentType, frames: expected.frames, touch: touch)

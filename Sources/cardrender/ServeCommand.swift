@@ -173,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
             Console.error("cardrender: \(error)")
             throw ExitCode(64)
         }
-        var configuration = ServerConfiguration(
+        var configuration = ThumbConfiguration(
             root: root, memoryCacheBytes: memoryCache.bytes, maxWidth: maxWidth, workers: workers, queueLimit: queue,
             maxAge: maxAge, signingKey: signingKey, policy: decode.policy, engine: engine,
             bucketClient: root?.hasPrefix("s3://") == true ? CacheOptions.client() : nil)

@@ -9,12 +9,6 @@ import PhotoSources
 import PressKit
 import RenderCache
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The postcard service's options, shared by `serve` and `keys`: where its data is, and
 /// which database holds its orders.
 struct ServiceOptions: ParsableArguments {

@@ -1,12 +1,10 @@
 import ArgumentParser
-import CardKit
 import CardPipeline
 import ImageCore
 import PhotoSources
 import RenderCache
 import Synchronization
 import SystemPackage
-import ThumbServer
 import Thumbnails
 import VipsKit
 

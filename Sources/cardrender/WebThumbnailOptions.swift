@@ -84,7 +84,7 @@ struct WebThumbnailOptions: ParsableArguments {
     /// Writes these options into `configuration`.
     /// - Throws: `ValidationError` for a preset that does not parse, a width above
     ///   `--max-width`, or a fallback image that cannot be read or decoded.
-    func apply(to configuration: inout ServerConfiguration) throws {
+    func apply(to configuration: inout ThumbConfiguration) throws {
         var qualities: [OutputFormat: Int] = [:]
         qualities[.jpeg] = qualityJpeg
         qualities[.webp] = qualityWebp

@@ -138,7 +138,7 @@ struct LiveService: Sendable {
         let service = PostcardService(configuration: configuration, logger: logger)
         // Mounted as `cardrender serve --data` mounts them: the thumbnail routes (no root), `/v1`
         // and `/studio`.
-        var thumbnails = ServerConfiguration(root: nil)
+        var thumbnails = ThumbConfiguration(root: nil)
         thumbnails.workers = 1
         let groups = [
             ThumbRoutes.group(

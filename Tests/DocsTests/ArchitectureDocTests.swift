@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `docs/architecture.md` against the code: every target of `Package.swift` is a row with
-/// exactly its dependencies, every dependency points up the page, every file imports only what
+/// `docs/architecture.md` against the code: every target of `Package.swift` has its job in
+/// one sentence and is a row with exactly its dependencies, every dependency points up the page, every file imports only what
 /// its target declares and each target uses what it declares, no two folders of a target use
 /// each other's types, and no hand-written Swift file is over 400 lines.
 @Suite struct ArchitectureDocTests {
@@ -62,6 +62,19 @@ import Testing
                 Set(row.dependencies.filter(known.contains)) == Set(target.dependencies),
                 "the row of \(target.name) names other dependencies than Package.swift")
         }
+    }
+
+    @Test func everyTargetHasItsJobInOneSentence() throws {
+        let page = try String(contentsOfFile: Fixtures.root.path + "/docs/architecture.md", encoding: .utf8)
+        let section = page.components(separatedBy: "\n## Each target's job")[1].components(separatedBy: "\n## ")[0]
+        var named: [String] = []
+        for line in section.split(separator: "\n") where line.hasPrefix("- `") {
+            guard let name = DocPage.codeNames(in: String(line)).first else { continue }
+            named.append(name)
+            let job = line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+            #expect(job.hasSuffix(".") && !job.dropLast().contains(". "), "\(name)'s job is not one sentence: \(job)")
+        }
+        #expect(named.sorted() == Self.targets.map(\.name).sorted())
     }
 
     @Test func everyDependencyIsARowAboveItsTarget() throws {

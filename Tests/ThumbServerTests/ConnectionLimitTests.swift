@@ -14,7 +14,7 @@ import VipsKit
     /// keep-alive connection is closed when idle; the server answers throughout.
     @Test func slowAndIdleClientsAreClosed() async throws {
         let tree = try ServedTree.make()
-        let configuration = ServerConfiguration(root: tree.root)
+        let configuration = ThumbConfiguration(root: tree.root)
         try await LiveServer.with(configuration, shell: ShellConfiguration(idleTimeout: .seconds(1))) { server in
             let partial = try (0..<20).map { _ in try RawConnection(port: server.port) }
             for connection in partial { connection.send("GET /thumb/photos/quad.png?wid") }
@@ -65,7 +65,7 @@ import VipsKit
     /// With the cap reached, a new client is not served until a connection closes.
     @Test func theConnectionCapHoldsNewClientsUntilOneCloses() async throws {
         let tree = try ServedTree.make()
-        let configuration = ServerConfiguration(root: tree.root)
+        let configuration = ThumbConfiguration(root: tree.root)
         let shell = ShellConfiguration(idleTimeout: .seconds(60), maxConnections: 3)
         try await LiveServer.with(configuration, shell: shell) { server in
             var held = try (0..<3).map { _ in try RawConnection(port: server.port) }
@@ -91,7 +91,7 @@ import VipsKit
     @Test func anEncoderFailureIs500AndDamagedInputIs422() async throws {
         let tree = try ServedTree.make()
         try Tools.vips("black", tree.root + "/wide.png", "16384", "2", "--bands", "3")
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.maxWidth = 16384
         try await LiveServer.with(configuration) { server in
             let wide = try await server.request("/thumb/wide.png?width=16384&format=webp")
@@ -107,7 +107,7 @@ import VipsKit
     @Test func buildingTheServerLeavesLibvipsSettingsAlone() async throws {
         let tree = try ServedTree.make()
         let before = Vips.concurrency
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.workers = before + 3
         try await LiveServer.with(configuration) { _ in
             #expect(Vips.concurrency == before)
@@ -136,7 +136,7 @@ import VipsKit
     /// The server's `format=` takes the names the command line's `--format` takes.
     @Test func theServerAndTheCommandLineTakeTheSameFormatNames() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             for (name, type) in [
                 ("jpg", "image/jpeg"), ("JPEG", "image/jpeg"), ("tif", "image/tiff"), ("webp", "image/webp"),
             ] {

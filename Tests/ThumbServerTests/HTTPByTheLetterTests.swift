@@ -17,7 +17,7 @@ import ThumbServer
     @Test("an HTTP/1.1 request without Host, or with two, is 400 and its connection closed")
     func hostIsRequired() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root), shell: Self.shell) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root), shell: Self.shell) { server in
             for request in [
                 "GET /healthz HTTP/1.1\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
                 "GET /thumb/photos/quad.png?width=10 HTTP/1.1\r\n\r\n",
@@ -42,7 +42,7 @@ import ThumbServer
     @Test("an HTTP/1.0 request is answered with Connection: close and the socket closed at once")
     func http10Closes() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root), shell: Self.shell) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root), shell: Self.shell) { server in
             for target in ["/healthz", "/thumb/photos/quad.png?width=10", "/thumb/missing.png?width=10"] {
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET \(target) HTTP/1.0\r\n\r\n")
@@ -69,7 +69,7 @@ import ThumbServer
     @Test("POST /healthz and DELETE /metrics are 405 with Allow, as /thumb/ is")
     func otherMethods() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root), shell: Self.shell) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root), shell: Self.shell) { server in
             for (method, path) in [
                 ("POST", "/healthz"), ("DELETE", "/metrics"), ("POST", "/thumb/photos/quad.png?width=10"),
             ] {

@@ -10,7 +10,7 @@ import ThumbServer
 @Suite(.libvips) struct ImmediateAnswerTests {
     @Test func aMemoryHitIsTheRespondersAnswerWithoutTheWait() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let target = "/thumb/photos/quad.png?width=30&format=auto"
             let rendered = try await server.request(target, headers: [.accept: "image/webp"])
             let hit = try await server.request(target, headers: [.accept: "image/webp"])
@@ -41,7 +41,7 @@ import ThumbServer
 
     @Test func pipelinedRequestsAreAnsweredInTheOrderAsked() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             _ = try await server.request("/thumb/photos/quad.png?width=30")  // now in memory
             let connection = try RawConnection(port: server.port)
             // A render, a hit that must wait for it, another route, a hit, and a last request that closes.
@@ -75,7 +75,7 @@ import ThumbServer
     /// found corrupt, removed and rendered again.
     @Test func aDiskHitOnAVerifiedEntryIsSentFromItsFile() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.memoryCacheBytes = 0
         try await LiveServer.with(configuration) { server in
             let target = "/thumb/photos/quad.png?width=30"
@@ -123,7 +123,7 @@ import ThumbServer
 
     @Test func aCurrentCopyIsDecidedFromTheKeyWithoutReadingTheEntry() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.memoryCacheBytes = 0  // nothing kept in memory: every answer is the disk's or the key's
         try await LiveServer.with(configuration) { server in
             let target = "/thumb/photos/quad.png?width=30"
@@ -187,7 +187,7 @@ import ThumbServer
 
     @Test func aDiskHitNeverWaitsForAWorker() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.workers = 1
         configuration.queueLimit = 0
         configuration.memoryCacheBytes = 0  // every hit is the disk's
@@ -233,7 +233,7 @@ import ThumbServer
         try Tools.vips("jpegsave", photo + ".v", photo)
         var bodies: [Int: [Data]] = [:]
         for bytes in [32 << 20, 0] {
-            var configuration = ServerConfiguration(root: tree.root)
+            var configuration = ThumbConfiguration(root: tree.root)
             configuration.decodedPhotoBytes = bytes
             configuration.memoryCacheBytes = 0
             bodies[bytes] = try await LiveServer.with(configuration) { server in

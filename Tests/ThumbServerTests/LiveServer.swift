@@ -66,7 +66,7 @@ struct LiveServer: Sendable {
     /// with `shell`'s settings (its address replaced by 127.0.0.1 and a free port) and a fresh
     /// cache directory, then shuts the server down gracefully.
     static func with<T: Sendable>(
-        _ configuration: ServerConfiguration, shell: ShellConfiguration = ShellConfiguration(),
+        _ configuration: ThumbConfiguration, shell: ShellConfiguration = ShellConfiguration(),
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         var shell = shell

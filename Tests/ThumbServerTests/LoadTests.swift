@@ -36,7 +36,7 @@ import Testing
         let tree = try ServedTree.make()
         try Self.slowImage(tree.root + "/photos/noise.png", size: 1500)
         try await Self.withClient(connections: 100) { client in
-            try await LiveServer.with(ServerConfiguration(root: tree.root, workers: 1, queueLimit: 4)) { server in
+            try await LiveServer.with(ThumbConfiguration(root: tree.root, workers: 1, queueLimit: 4)) { server in
                 // The only worker is held until all 99 followers wait for the first request's render,
                 // so how fast anything runs decides nothing.
                 let pool = server.service.pool
@@ -80,7 +80,7 @@ import Testing
     /// is refused at once with 503 and `Retry-After`; once they are done, it is served.
     @Test func aFullQueueIsRefusedWith503AndRetryAfter() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root, workers: 1, queueLimit: 1)
+        var configuration = ThumbConfiguration(root: tree.root, workers: 1, queueLimit: 1)
         configuration.retryAfter = 2
         try await Self.withClient(connections: 8) { client in
             try await LiveServer.with(configuration) { server in

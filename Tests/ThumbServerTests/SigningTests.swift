@@ -11,7 +11,7 @@ import ThumbServer
         let tree = try ServedTree.make()
         let key = try SigningKey(bytes: Array(Self.keyText.utf8))
         let signer = URLSigner(key: key)
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.signingKey = key
         try await LiveServer.with(configuration) { server in
             let signed = signer.sign("/thumb/photos/quad.png?width=20")
@@ -43,7 +43,7 @@ import ThumbServer
 
     @Test func signingOffRefusesASigParameter() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let reply = try await server.request("/thumb/photos/quad.png?width=20&sig=abc")
             #expect(reply.status == 400)
             #expect(reply.text.hasPrefix("sig: expected only the parameters width, height, fit"))
@@ -62,7 +62,7 @@ import ThumbServer
         let tree = try ServedTree.make()
         let keyFile = try Fixtures.scratchDirectory() + "/key"
         try Data((Self.keyText + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.signingKey = try SigningKey(contentsOfFile: keyFile)
         try await LiveServer.with(configuration) { server in
             let absolute = "http://127.0.0.1:\(server.port)/thumb/photos/quad.png?width=16&format=webp"

@@ -27,7 +27,7 @@ import VipsKit
     @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
     func boxesFitCoverContainAndDensity() async throws {
         let tree = try Self.tree()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let cover = try await server.request(
                 "/thumb/photos/corpus.jpg?width=200&height=200&fit=cover&format=jpeg")
             #expect(cover.status == 200 && cover.header("X-Image-Size") == "200x200")
@@ -67,7 +67,7 @@ import VipsKit
     /// boxes (the fields of `ThumbnailRecipe.init(width:...)` and nothing else).
     @Test func aWidthAloneKeepsItsKey() async throws {
         let tree = try Self.tree()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             for (query, format) in [("width=32", OutputFormat.png), ("width=32&format=webp", .webp)] {
                 let reply = try await server.request("/thumb/photos/quad.png?" + query)
                 let data = try Data(contentsOf: URL(fileURLWithPath: tree.root + "/photos/quad.png"))
@@ -83,7 +83,7 @@ import VipsKit
     @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
     func clientHintsSnapToTheWidthsAndVary() async throws {
         let tree = try Self.tree()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.clientHints = true
         configuration.widths = [160, 320, 640]
         try await LiveServer.with(configuration) { server in
@@ -110,7 +110,7 @@ import VipsKit
             #expect(missing.status == 400 && missing.text.contains("Sec-CH-Width"))
         }
         // Off by default: the hints are ignored.
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             var headers = HTTPFields()
             headers[HTTPField.Name("Sec-CH-DPR")!] = "2"
             let reply = try await server.request("/thumb/photos/corpus.jpg?width=100", headers: headers)
@@ -121,7 +121,7 @@ import VipsKit
 
     @Test func theFallbackImageAnswersWithTheTrueStatus() async throws {
         let tree = try Self.tree()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.fallbackImage = try ImageData(
             contentsOfFile: Self.animated + "animated-loop-3.gif", maxBytes: 1 << 20)
         try await LiveServer.with(configuration) { server in
@@ -149,7 +149,7 @@ import VipsKit
     @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
     func placeholdersAreJSONAndATinyJPEG() async throws {
         let tree = try Self.tree()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let hash = try await server.request("/thumb/photos/corpus.jpg?width=400&height=300&placeholder=thumbhash")
             #expect(hash.status == 200 && hash.header("Content-Type") == "application/json")
             let json = try JSONSerialization.jsonObject(with: hash.body) as? [String: Any]
@@ -168,7 +168,7 @@ import VipsKit
 
     @Test func qualityPerFormatAndPresets() async throws {
         let tree = try Self.tree()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.qualities = [.webp: 20]
         configuration.presets["card"] = try ThumbParameters.preset(
             "card=width=40,height=30,fit=cover,focus=0.2,0.8,format=jpeg", maxWidth: 4096
@@ -204,7 +204,7 @@ import VipsKit
 
     @Test func animationsStayAnimatedOrSayTheyWereCut() async throws {
         let tree = try Self.tree()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.maxFrames = 12
         try await LiveServer.with(configuration) { server in
             // A browser's Accept lists AVIF first: an animation is still sent as WebP.
@@ -229,7 +229,7 @@ import VipsKit
 
     @Test func crossOriginHeadersAndPreflight() async throws {
         let tree = try Self.tree()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.allowedOrigins = ["https://shop.example"]
         try await LiveServer.with(configuration) { server in
             var origin = HTTPFields()
@@ -257,7 +257,7 @@ import VipsKit
     @Test func expiringSignatures() async throws {
         let tree = try Self.tree()
         let key = try SigningKey(bytes: Array("a key of thirty-two bytes or more!!".utf8))
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.signingKey = key
         configuration.maxAge = 86_400
         let signer = URLSigner(key: key)

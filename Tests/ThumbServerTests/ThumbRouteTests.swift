@@ -10,7 +10,7 @@ import VipsKit
 @Suite(.libvips) struct ThumbRouteTests {
     @Test func servesAPNGAtTheAskedWidthWithTheSourceColours() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let reply = try await server.request("/thumb/photos/quad.png?width=32")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "image/png")
@@ -28,12 +28,27 @@ import VipsKit
         }
     }
 
+    /// The route is `/thumb/` and what follows: `/thumb` alone and a neighbour's name name no
+    /// photo (a raw combining mark after the slash is refused before routing: see
+    /// `RoutePathTests`).
+    @Test func onlyPathsBelowTheRouteNamePhotos() async throws {
+        let tree = try ServedTree.make()
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
+            #expect(try await server.request("/thumb/photos/quad.png?width=32").status == 200)
+            for target in ["/thumb?width=32", "/thumbs/photos/quad.png?width=32"] {
+                let reply = try await server.request(target)
+                #expect(reply.status == 404, "\(target)")
+                #expect(reply.text == "not found.\n", "\(target)")
+            }
+        }
+    }
+
     @Test(.enabled(if: Fixtures.corpusAvailable, Fixtures.corpusMissing))
     func aCorpusPhotoMatchesVipsThumbnail() async throws {
         let tree = try ServedTree.make()
         let expected = try Fixtures.scratchDirectory() + "/expected.png"
         try Tools.vips("thumbnail", tree.root + "/photos/corpus.jpg", expected, "200")
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let reply = try await server.request("/thumb/photos/corpus.jpg?width=200")
             #expect(reply.status == 200)
             let image = try Fixtures.load(reply.body)
@@ -45,7 +60,7 @@ import VipsKit
 
     @Test func everyFormatHasItsBytesAndType() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let magic: [(String, String, [UInt8], Int)] = [
                 ("jpeg", "image/jpeg", [0xFF, 0xD8, 0xFF], 0), ("webp", "image/webp", Array("WEBP".utf8), 8),
                 ("avif", "image/avif", Array("ftypavif".utf8), 4), ("png", "image/png", [0x89, 0x50, 0x4E, 0x47], 0),
@@ -65,7 +80,7 @@ import VipsKit
 
     @Test func autoFollowsAcceptAndVaries() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let cases: [(String?, String)] = [
                 ("image/avif,image/webp,image/apng,*/*;q=0.8", "image/avif"),
                 ("image/webp,*/*", "image/webp"),
@@ -90,7 +105,7 @@ import VipsKit
 
     @Test func etagsLastModifiedAnd304() async throws {
         let tree = try ServedTree.make()
-        var configuration = ServerConfiguration(root: tree.root)
+        var configuration = ThumbConfiguration(root: tree.root)
         configuration.maxAge = 123
         try await LiveServer.with(configuration) { server in
             let target = "/thumb/photos/quad.png?width=30"
@@ -121,7 +136,7 @@ import VipsKit
 
     @Test func headSendsTheHeadersOfGet() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let target = "/thumb/photos/quad.png?width=25&format=webp"
             let head = try await server.request(target, method: .head)
             let get = try await server.request(target)
@@ -137,7 +152,7 @@ import VipsKit
 
     @Test func badParametersAre400NamingTheParameter() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root, maxWidth: 4096)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root, maxWidth: 4096)) { server in
             let cases: [(String, String)] = [
                 ("", "width: expected a whole number from 1 to 4096 (or a height); received nothing."),
                 ("width=abc", "width: expected a whole number from 1 to 4096; received \"abc\"."),
@@ -182,7 +197,7 @@ import VipsKit
 
     @Test func everyWayOutOfTheRootIs404() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             // The file outside exists and would render: only the checks stop these.
             let targets = [
                 "/thumb/../outside/secret.png", "/thumb/photos/../../outside/secret.png",
@@ -213,7 +228,7 @@ import VipsKit
 
     @Test func filesThatAreNotImagesAre415() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let cases = [
                 ("notes.txt", "unsupported image: not an image in a known format."),
                 (
@@ -233,7 +248,7 @@ import VipsKit
 
     @Test func imagesOverTheLimitsOrDamagedAre422() async throws {
         let tree = try ServedTree.make()
-        var pixels = ServerConfiguration(root: tree.root)
+        var pixels = ThumbConfiguration(root: tree.root)
         pixels.policy = DecodePolicy(maxPixels: 1000)
         try await LiveServer.with(pixels) { server in
             let reply = try await server.request("/thumb/photos/quad.png?width=10")
@@ -241,7 +256,7 @@ import VipsKit
             #expect(
                 reply.text == "image refused: the image declares 64x48 = 3072 pixels, over the limit of 1000 pixels.\n")
         }
-        var bytes = ServerConfiguration(root: tree.root)
+        var bytes = ThumbConfiguration(root: tree.root)
         bytes.policy = DecodePolicy(maxFileBytes: 100)
         try await LiveServer.with(bytes) { server in
             let reply = try await server.request("/thumb/photos/quad.png?width=10")
@@ -249,7 +264,7 @@ import VipsKit
             #expect(reply.text.hasPrefix("image refused: the file is "))
             #expect(reply.text.hasSuffix("bytes, over the limit of 100 bytes.\n"))
         }
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let reply = try await server.request("/thumb/photos/broken.jpg?width=10")
             #expect(reply.status == 422)
             #expect(reply.text == "image refused: the image data is damaged and could not be decoded.\n")
@@ -258,7 +273,7 @@ import VipsKit
 
     @Test func otherMethodsAre405AndOtherRoutesAnswer() async throws {
         let tree = try ServedTree.make()
-        try await LiveServer.with(ServerConfiguration(root: tree.root)) { server in
+        try await LiveServer.with(ThumbConfiguration(root: tree.root)) { server in
             let post = try await server.request("/thumb/photos/quad.png?width=10", method: .post)
             #expect(post.status == 405)
             #expect(post.header("Allow") == "GET, HEAD")

@@ -1,24 +1,10 @@
 internal import CFaceDetector
 import Glibc
+import ImageCore
 
 /// Frontal faces in a grey image, by OpenCV's Haar cascade (`CFaceDetector`, which opens
 /// OpenCV on first use).
 public struct FaceDetector: Sendable {
-    /// A face's box, in pixels of the image searched (or, once scaled, of the photo).
-    public struct Face: Sendable, Hashable, Codable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
-
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     /// OpenCV could not be opened, its cascade read, or the search failed.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -54,7 +40,7 @@ public struct FaceDetector: Sendable {
     /// across, each found by at least `neighbours` overlapping windows; at most 64.
     /// - Throws: `Failure` naming OpenCV or the cascade file and the cause.
     public func faces(in grey: [UInt8], width: Int, height: Int, minimum: Int, neighbours: Int) throws(Failure)
-        -> [Face]
+        -> [PixelRect]
     {
         precondition(grey.count == width * height, "FaceDetector.faces: width x height bytes")
         let capacity = 64
@@ -70,7 +56,7 @@ public struct FaceDetector: Sendable {
         }
         guard count >= 0 else { throw Failure(description: error.map { String(cString: $0) } ?? "OpenCV failed") }
         return found.prefix(min(Int(count), capacity)).map {
-            Face(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+            PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
         }
     }
 }

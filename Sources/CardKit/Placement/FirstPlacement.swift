@@ -21,7 +21,7 @@ public struct FirstPlacement: Sendable, Hashable {
     /// Why: "2 faces kept", "1 of 3 faces kept", "most detail (no face found)", ...
     public let reason: String
     /// The faces kept, in pixels of the upright photo.
-    public let faces: [FaceDetector.Face]
+    public let faces: [PixelRect]
     /// The card it was chosen for: its print file's size (bleed included).
     public let card: Size
     /// The photo window in that card, in print pixels.
@@ -62,14 +62,14 @@ public struct FirstPlacement: Sendable, Hashable {
         )
         let geometry = Geometry(photo: upright, window: window)
 
-        var found: [FaceDetector.Face] = []
+        var found: [PixelRect] = []
         var unsearched: String?
         do {
             let grey = try small.recombined([[0.299, 0.587, 0.114]]).castToUChar().eightBitPixels()
             let candidates = try FaceDetector(cascade: FaceDetector.haarCascade).faces(
                 in: grey, width: searched.width, height: searched.height, minimum: 20, neighbours: 4
             ).map {
-                FaceDetector.Face(
+                PixelRect(
                     x: Int(Double($0.x) * fx), y: Int(Double($0.y) * fy), width: Int(Double($0.width) * fx),
                     height: Int(Double($0.height) * fy))
             }
@@ -104,8 +104,8 @@ public struct FirstPlacement: Sendable, Hashable {
     /// box widened by half its size on every side, cut from a copy at most `confirmSide` px
     /// long, brought to 200 px across.
     private static func confirmed(
-        _ candidates: [FaceDetector.Face], photo: ImageData, upright: Size, policy: DecodePolicy
-    ) throws -> [FaceDetector.Face] {
+        _ candidates: [PixelRect], photo: ImageData, upright: Size, policy: DecodePolicy
+    ) throws -> [PixelRect] {
         let shrink = max(1, Double(max(upright.width, upright.height)) / Double(confirmSide))
         let size = Size(
             width: max(1, Int((Double(upright.width) / shrink).rounded())),
@@ -161,14 +161,14 @@ public struct FirstPlacement: Sendable, Hashable {
         }
 
         /// A face's box widened to the head: forehead, chin, and a little either side.
-        static func head(_ face: FaceDetector.Face) -> Box {
+        static func head(_ face: PixelRect) -> Box {
             let (x, y, width, height) = (Double(face.x), Double(face.y), Double(face.width), Double(face.height))
             return Box(
                 left: x - 0.15 * width, top: y - 0.3 * height, right: x + 1.15 * width, bottom: y + 1.2 * height)
         }
 
         /// The largest face, then each next largest while every kept head fits the safe area.
-        func keptFaces(_ faces: [FaceDetector.Face]) -> [FaceDetector.Face] {
+        func keptFaces(_ faces: [PixelRect]) -> [PixelRect] {
             let ordered = faces.sorted { $0.width * $0.height > $1.width * $1.height }
             let safe = (width: visible.width * (1 - 2 * safeMargin), height: visible.height * (1 - 2 * safeMargin))
             var kept = [ordered[0]]

@@ -132,7 +132,7 @@ struct PostcardAPI: APIProtocol {
                 window: .init(
                     x: Double(frame.window.x) / width, y: Double(frame.window.y) / height,
                     width: Double(frame.window.width) / width, height: Double(frame.window.height) / height),
-                thumbnail: "/v1/frames/\(frame.id)/thumbnail")
+                thumbnail: "\(PostcardRoutes.path)/frames/\(frame.id)/thumbnail")
         }
         return .ok(.init(body: .json(.init(frames: frames))))
     }
@@ -272,7 +272,7 @@ struct PostcardAPI: APIProtocol {
     /// size its press prints.
     func card(_ card: CardRecord) -> CardShape {
         let rendered = card.status == .ready || card.status == .printed
-        let link = { (file: String) in rendered ? "/v1/cards/\(card.id)/files/\(file)" : nil }
+        let link = { (file: String) in rendered ? "\(PostcardRoutes.path)/cards/\(card.id)/files/\(file)" : nil }
         let spec = try? CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
         let format = service.configuration.presses[card.press]?.cardFormat ?? spec?.format ?? CardFormat()
         return CardShape(
@@ -286,10 +286,11 @@ struct PostcardAPI: APIProtocol {
     static func run(_ run: PrintRunRecord) -> PrintRunShape {
         PrintRunShape(
             id: run.id, press: run.press, sheet: run.sheet, cards: run.cards,
-            sheets: run.sheets.indices.map { "/v1/print-runs/\(run.id)/sheets/\($0 + 1)" },
+            sheets: run.sheets.indices.map { "\(PostcardRoutes.path)/print-runs/\(run.id)/sheets/\($0 + 1)" },
             manifest: run.manifest.map { _ in
                 Components.Schemas.ManifestFiles(
-                    csv: "/v1/print-runs/\(run.id)/manifest.csv", json: "/v1/print-runs/\(run.id)/manifest.json")
+                    csv: "\(PostcardRoutes.path)/print-runs/\(run.id)/manifest.csv",
+                    json: "\(PostcardRoutes.path)/print-runs/\(run.id)/manifest.json")
             })
     }
 

@@ -3,12 +3,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The card studio (`/studio`): a page of plain HTML, CSS and JavaScript (Studio/) compiled
 /// into the binary, so a node serves it with nothing beside the executable. It needs no key
 /// to load (it holds no data); every call it makes to `/v1` carries the key the person gives.

@@ -5,7 +5,7 @@ import PhotoSources
 /// What the thumbnail routes (`/thumb`) are told: where the images are, how much work they
 /// take on, how long clients may cache, whether URLs must be signed. (The socket's settings
 /// are `ShellConfiguration`'s; the cache is given to `ThumbService` beside this.)
-public struct ServerConfiguration: Sendable {
+public struct ThumbConfiguration: Sendable {
     /// The directory whose images are served, or `s3://BUCKET/PREFIX` (with
     /// `bucketClient`); nothing outside it is ever read.
     public var root: String?
