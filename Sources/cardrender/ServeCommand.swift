@@ -2,16 +2,13 @@ import ArgumentParser
 import CardKit
 import CardPipeline
 import CardService
-import Hummingbird
 import ImageCore
 import Logging
 import ObjectStore
 import PhotoSources
 import RenderCache
 import ServerShell
-import ServiceLifecycle
 import ThumbServer
-import UnixSignals
 import VipsKit
 
 #if canImport(FoundationEssentials)
@@ -213,40 +210,30 @@ struct ServeCommand: AsyncParsableCommand {
                 groups.append(
                     StudioRoutes.group(maxPhotoBytes: postcardService.configuration.settings.policy.maxFileBytes))
             }
-            let (listening, nowListening) = AsyncStream.makeStream(of: Void.self)
             let shell = ShellConfiguration(
                 host: host, port: port, idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
-            let application = ServerApplication.build(configuration: shell, groups: groups, logger: logger) {
-                [host, root, signingKey, postcards] port in
-                nowListening.finish()
-                if let root {
-                    Console.error(
-                        "cardrender: serving \(root) on http://\(host):\(port)\(ThumbService.path)/ "
-                            + "(signed URLs \(signingKey == nil ? "off" : "on"))")
-                }
-                if postcards.isOn {
-                    Console.error(
-                        "cardrender: the postcard service on http://\(host):\(port)\(PostcardRoutes.path)/ (\(postcards.databaseName))"
-                    )
-                }
-            }
-            // Says when a stop begins and what it waits for. ServiceLifecycle acts on the signal;
-            // this second listener (Dispatch delivers a signal to every source) only logs. It
-            // listens once the server does, when ServiceLifecycle already traps the signals, so
-            // it never turns a signal's default action off on its own.
-            let notice = Task {
-                for await _ in listening {}
-                for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
-                    let load = service.pool.load
-                    logger.info(
-                        "stopping on \(signal): finishing the renders admitted",
-                        metadata: ["running": "\(load.busy)", "queued": "\(load.queued)"])
-                    break
-                }
-            }
-            defer { notice.cancel() }
             do {
-                try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+                try await ServerApplication.serve(
+                    configuration: shell, groups: groups, logger: logger,
+                    onRunning: { [host, root, signingKey, postcards] port in
+                        if let root {
+                            Console.error(
+                                "cardrender: serving \(root) on http://\(host):\(port)\(ThumbService.path)/ "
+                                    + "(signed URLs \(signingKey == nil ? "off" : "on"))")
+                        }
+                        if postcards.isOn {
+                            Console.error(
+                                "cardrender: the postcard service on http://\(host):\(port)\(PostcardRoutes.path)/ (\(postcards.databaseName))"
+                            )
+                        }
+                    },
+                    onStopping: { signal in
+                        // What the stop waits for.
+                        let load = service.pool.load
+                        logger.info(
+                            "stopping on \(signal): finishing the renders admitted",
+                            metadata: ["running": "\(load.busy)", "queued": "\(load.queued)"])
+                    })
             } catch {
                 await postcardService?.shutdown()
                 throw error
