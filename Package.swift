@@ -247,10 +247,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["API/openapi.yaml"],
-            // The studio page's files, compiled into the binary (served at /studio).
-            resources: [
-                .embedInCode("Studio/index.html"), .embedInCode("Studio/studio.js"), .embedInCode("Studio/studio.css"),
-            ]
+            // The studio page's files, every file of the folder compiled into the binary (served at
+            // /studio; `StudioPage.files` names them, and a test checks that it names them all).
+            resources: [.embedInCode("Studio/web")]
         ),
         .executableTarget(
             name: "cardrender",

@@ -301,10 +301,21 @@ struct ServiceAPITests {
             #expect(script.text.contains("window.studio"))
             #expect(try await live.send(.GET, "/studio/studio.css", key: nil).status == 200)
             #expect(try await live.send(.GET, "/studio/other.js", key: nil).status == 404)
-            // Nothing in the page is fetched from another origin.
-            for text in [page.text, script.text] {
-                #expect(!text.contains("http://") && !text.contains("https://"))
+            #expect(try await live.send(.GET, "/studio/../studio.js", key: nil).status != 200)
+            // Every file of the page's folder is served, as it is in the folder, and nothing
+            // in it is fetched from another origin.
+            let folder = Fixtures.root.path + "/Sources/CardService/Studio/web"
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            #expect(names.contains("studio.js") && names.count >= 3, "\(names)")
+            for name in names where name != "index.html" {
+                let served = try await live.send(.GET, "/studio/" + name, key: nil)
+                #expect(served.status == 200, "\(name)")
+                #expect(served.text == (try String(contentsOfFile: folder + "/" + name, encoding: .utf8)), "\(name)")
+                #expect(!served.text.contains("http://") && !served.text.contains("https://"), "\(name)")
+                let type = name.hasSuffix(".js") ? "text/javascript" : name.hasSuffix(".css") ? "text/css" : "?"
+                #expect(served.header("Content-Type") == type + "; charset=utf-8", "\(name)")
             }
+            #expect(!page.text.contains("http://") && !page.text.contains("https://"))
         }
     }
 

@@ -12,24 +12,25 @@ import NIOCore
 /// and the empty `data:` icon),
 /// no framing, no referrer and no sniffing.
 enum StudioPage {
-    /// The page's files by their path under `StudioRoutes.path` (`""`, `/`, `/index.html`,
-    /// `/studio.js`, `/studio.css`); nil for anything else.
-    static func response(file name: Substring, maxPhotoBytes: Int) -> Response? {
-        let body: String
-        let type: String
-        switch name {
-        case "", "/", "/index.html":
-            body = file("index.html", PackageResources.index_html)
-                .replacingOccurrences(of: "{{MAX_PHOTO_BYTES}}", with: String(maxPhotoBytes))
-            type = "text/html; charset=utf-8"
-        case "/studio.js":
-            body = file("studio.js", PackageResources.studio_js)
-            type = "text/javascript; charset=utf-8"
-        case "/studio.css":
-            body = file("studio.css", PackageResources.studio_css)
-            type = "text/css; charset=utf-8"
-        default:
+    /// The page's files as compiled in, by name: every file of `Studio/web` (the script is
+    /// ES modules by concern, loaded by the browser itself; `StudioPageTests` checks that this
+    /// names each file of the folder, and no other).
+    static let files: [String: [UInt8]] = [
+        "index.html": PackageResources.index_html,
+        "studio.css": PackageResources.studio_css,
+        "studio.js": PackageResources.studio_js,
+    ]
+
+    /// The page's files by their path under `StudioRoutes.path` (`""`, `/` and `/index.html`
+    /// for the page, `/NAME` for the others in `files`); nil for anything else.
+    static func response(file path: Substring, maxPhotoBytes: Int) -> Response? {
+        let name = path == "" || path == "/" ? "index.html" : String(path.dropFirst())
+        guard path.hasPrefix("/") || path == "", let compiled = files[name], let type = type(of: name) else {
             return nil
+        }
+        var body = file(name, compiled)
+        if name == "index.html" {
+            body = body.replacingOccurrences(of: "{{MAX_PHOTO_BYTES}}", with: String(maxPhotoBytes))
         }
         var headers = HTTPFields()
         headers[.contentType] = type
@@ -42,8 +43,18 @@ enum StudioPage {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
+    /// The media type of a page file, by its extension.
+    static func type(of name: String) -> String? {
+        switch name.split(separator: ".").last {
+        case "html": "text/html; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        default: nil
+        }
+    }
+
     /// Where the page's files are read from instead of the binary, for working on the page
-    /// without a rebuild (`CARDRENDER_STUDIO_DIR=Sources/CardService/Studio`, docs/studio.md).
+    /// without a rebuild (`CARDRENDER_STUDIO_DIR=Sources/CardService/Studio/web`, docs/studio.md).
     static let directory = ProcessInfo.processInfo.environment["CARDRENDER_STUDIO_DIR"]
 
     /// The file `name` of the page: from `directory` when set, else as compiled in.
