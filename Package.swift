@@ -18,9 +18,11 @@ let nativeHeaders = nativeHeaderDirectories.map { "-I" + $0 }
 // OpenCV's headers, unpacked from Debian's libopencv-core-dev and libopencv-objdetect-dev by
 // scripts/setup.sh into .build/opencv: installing those packages would pull in 93 MB of Qt,
 // FFmpeg and GDAL (libopencv-objdetect-dev depends on libopencv-highgui-dev) that no build
-// uses. The library itself (libopencv-objdetect406) is opened on first use (CFaceDetector).
+// uses. Without them there is no `libopencv_core.so` link name, so the face detector plugin
+// links the runtime libraries by path; the binary opens the plugin on first use (CFaceDetector).
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 let openCVHeaders = ["-I" + packageDirectory + "/.build/opencv/usr/include/opencv4"]
+let openCVLibraries = ["objdetect", "core"].map { "/usr/lib/\(multiarch)/libopencv_\($0).so.406" }
 
 /// Where every C and C++ target and every system module lives: one folder each.
 let nativeFolder = "Sources/Native"
@@ -39,12 +41,13 @@ let nativeFlags =
 /// A C or C++ target of ours, `Sources/Native/<name>`: built with `nativeFlags` plus the extra
 /// header directories it names, linking the system libraries it names.
 func native(
-    _ name: String, dependencies: [Target.Dependency] = [], includes: [String] = [], links: [String] = []
+    _ name: String, dependencies: [Target.Dependency] = [], includes: [String] = [], links: [String] = [],
+    linkerFlags: [String] = []
 ) -> Target {
     .target(
         name: name, dependencies: dependencies, path: nativeFolder + "/" + name,
         cSettings: [.unsafeFlags(nativeFlags + includes)], cxxSettings: [.unsafeFlags(nativeFlags + includes)],
-        linkerSettings: links.map { .linkedLibrary($0) })
+        linkerSettings: links.map { .linkedLibrary($0) } + (linkerFlags.isEmpty ? [] : [.unsafeFlags(linkerFlags)]))
 }
 
 /// A library's headers as a system module (`Sources/Native/<name>/module.modulemap`): nothing linked.
@@ -70,6 +73,8 @@ let package = Package(
         .library(name: "ThumbServer", targets: ["ThumbServer"]),
         .library(name: "CardService", targets: ["CardService"]),
         .executable(name: "cardrender", targets: ["cardrender"]),
+        // libFaceDetectorPlugin.so, beside the binary: opened by CFaceDetector on first use.
+        .library(name: "FaceDetectorPlugin", type: .dynamic, targets: ["FaceDetectorPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -115,7 +120,13 @@ let package = Package(
         // An HEIF photo's primary image straight through libheif (opened by CLazyLibraries).
         native("CHEIFBridge", dependencies: ["CLazyLibraries", "CPixelKernels"]),
         // OpenCV's cascade face detector (C++ behind a C interface), opened on first use.
-        native("CFaceDetector", includes: openCVHeaders, links: ["dl"]),
+        native("CFaceDetector", links: ["dl"]),
+        // OpenCV's cascades behind one C function, its own shared library (the product
+        // above); no target depends on it. It reads CFaceDetector's header for the types.
+        native(
+            "FaceDetectorPlugin",
+            includes: openCVHeaders + ["-I" + packageDirectory + "/" + nativeFolder + "/CFaceDetector/include"],
+            linkerFlags: openCVLibraries),
         // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CLazyLibraries.
         headers("CQPDF"),
         // How far a Flate stream inflates, counted before libqpdf decodes it (zlib, apt `zlib1g-dev`).

@@ -31,6 +31,7 @@ if [[ -n ${CARDRENDER_BIN:-} ]]; then
   ours="$CARDRENDER_BIN"
 else
   swift build -c release --product cardrender >&2
+  swift build -c release --product FaceDetectorPlugin >&2  # opened on first use, beside the binary
   ours="$PWD/.build/release/cardrender"
 fi
 corpus="$(cd ../shared/corpus && pwd)"

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 swift build -c release --product cardrender >&2
+swift build -c release --product FaceDetectorPlugin >&2  # opened on first use, beside the binary
 out="$PWD/out/demo"
 rm -rf "$out"
 .build/release/cardrender render scripts/samples --out "$out/cards" --quiet --no-cache

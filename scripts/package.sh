@@ -26,9 +26,29 @@ if grep -E "not found|$toolchain|libswift|libdispatch|libFoundation|libBlocksRun
   exit 1
 fi
 
+# The face detector plugin (Sources/Native/FaceDetectorPlugin), opened on first use from
+# lib/cardrender. Compiled here by the toolchain's clang++ rather than SwiftPM: SwiftPM links
+# every library it makes with the Swift runtime's image constructor, which needs
+# libswiftCore.so, and a node has none. The plugin is plain C++ and links OpenCV alone.
+plugin_dir="$(mktemp -d)"
+trap 'rm -rf "$plugin_dir"' EXIT
+plugin="$plugin_dir/libFaceDetectorPlugin.so"
+multiarch="$(gcc -print-multiarch)"
+"$(dirname "$(realpath "$(command -v swift)")")/clang++" -std=c++17 -O2 -Werror -Wall -fPIC -shared \
+  -fvisibility=hidden -I.build/opencv/usr/include/opencv4 -ISources/Native/CFaceDetector/include \
+  -ISources/Native/FaceDetectorPlugin/include Sources/Native/FaceDetectorPlugin/FaceDetectorPlugin.cpp \
+  -Wl,--as-needed "/usr/lib/$multiarch/libopencv_objdetect.so.406" "/usr/lib/$multiarch/libopencv_core.so.406" \
+  -o "$plugin"
+if ldd "$plugin" | grep -E "not found|$toolchain|libswift" >&2; then
+  echo "package: $plugin links what a node does not have (above)" >&2
+  exit 1
+fi
+
 rm -rf "$prefix"
 install -D -m 755 "$binary" "$prefix/bin/cardrender"
 strip "$prefix/bin/cardrender"
+install -D -m 644 "$plugin" "$prefix/lib/cardrender/libFaceDetectorPlugin.so"
+strip "$prefix/lib/cardrender/libFaceDetectorPlugin.so"
 mkdir -p "$prefix/share/cardrender"
 cp -R frames "$prefix/share/cardrender/frames"
 mkdir -p "$prefix/share/cardrender/press"
@@ -43,7 +63,7 @@ fonts="fonts-liberation2, fonts-dancingscript, fonts-gnutypewriter, fonts-ebgara
 # The libraries the binary itself names (DT_NEEDED), not what they pull in (their own
 # packages depend on the rest), and those it opens on first use instead of linking them
 # (Sources/Native/CLazyLibraries/Loader.c: libvips, GLib, Pango, cairo, fontconfig, libheif, libqpdf;
-# Sources/Native/CFaceDetector: OpenCV's object detection, whose cascades are opencv-data's).
+# lib/cardrender/libFaceDetectorPlugin.so: OpenCV's object detection, whose cascades are opencv-data's).
 needed="$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
 opened="libvips.so.42 libgobject-2.0.so.0 libgmodule-2.0.so.0 libglib-2.0.so.0 libpangocairo-1.0.so.0
   libpangoft2-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libfontconfig.so.1 libheif.so.1 libqpdf.so.29

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 port=${1:-8080}
 swift build -c release --product cardrender >&2
+swift build -c release --product FaceDetectorPlugin >&2  # opened on first use, beside the binary
 binary=.build/release/cardrender
 data="$PWD/out/studio/data"
 mkdir -p "$data"

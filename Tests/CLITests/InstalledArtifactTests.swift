@@ -65,6 +65,33 @@ struct InstalledArtifactTests {
         #expect(pdf.starts(with: Data("%PDF-1.3".utf8)))
     }
 
+    @Test("the installed binary places a photo by its faces through lib/cardrender's plugin, which links OpenCV alone")
+    func theInstalledBinaryFindsFacesThroughItsPlugin() async throws {
+        let plugin = InstalledArtifact.directory + "/cardrender/lib/cardrender/libFaceDetectorPlugin.so"
+        let ldd = try Tools.run("/usr/bin/ldd", [plugin])
+        #expect(ldd.status == 0, "\(ldd.stderr)")
+        #expect(ldd.stdoutText.contains("libopencv_objdetect.so.406"), "\(ldd.stdoutText)")
+        for name in ["not found", "libswift", "/swift/"] { #expect(!ldd.stdoutText.contains(name), "\(ldd.stdoutText)") }
+        let input = try Fixtures.scratchDirectory("artifact-faces")
+        try FileManager.default.copyItem(
+            atPath: Fixtures.root.path + "/Tests/faces/two-astronauts-2400x1200.jpg",
+            toPath: input + "/two-astronauts-2400x1200.jpg")
+        let out = try Fixtures.scratchDirectory("artifact-faces-out")
+        let environment = [
+            "PATH": "/usr/bin:/bin", "HOME": try Fixtures.scratchDirectory("artifact-home"), "LANG": "C.UTF-8",
+        ]
+        let run = try await Tools.onWorkerThread {
+            try Tools.run(
+                InstalledArtifact.binary!,
+                ["render", input, "--out", out, "--placement", "auto", "--quiet", "--no-cache"],
+                environment: environment)
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
+        let card = try #require(((report as? [String: Any])?["cards"] as? [[String: Any]])?.first)
+        #expect((card["placement"] as? [String: Any])?["reason"] as? String == "2 faces kept", "\(card)")
+    }
+
     @Test func theDebianPackageHoldsTheInstallAndNamesItsLibraries() throws {
         let deb = try #require(InstalledArtifact.deb, "package.sh writes a .deb beside the install")
         let info = try Tools.run("/usr/bin/dpkg-deb", ["--field", deb, "Depends"])
@@ -73,6 +100,7 @@ struct InstalledArtifactTests {
             "libvips42", "libjpeg62-turbo", "libc6", "fonts-liberation2", "fonts-dancingscript",
             "fonts-noto-color-emoji",
             "libpangocairo-1.0-0", "libglib2.0-0", "libcairo2", "libfontconfig1", "libheif1", "libqpdf29",
+            "libopencv-objdetect406",
         ] {
             #expect(info.stdoutText.contains(package), "Depends: \(info.stdoutText)")
         }
@@ -83,6 +111,7 @@ struct InstalledArtifactTests {
             "./opt/cardrender/share/cardrender/deploy/nginx/cardrender.conf",
             "./opt/cardrender/share/cardrender/press/FOGRA39-TAC300.icc",
             "./opt/cardrender/share/cardrender/press/GRACoL2006-TAC300.icc",
+            "./opt/cardrender/lib/cardrender/libFaceDetectorPlugin.so",
         ] {
             #expect(contents.stdoutText.contains(path), "\(path) in the .deb")
         }

@@ -1,13 +1,12 @@
 // CFaceDetector: OpenCV's cascade face detector, opened on first use.
 //
-// OpenCV 4 has no C API for its cascades, so this target is C++ behind a C interface. Like
-// CLazyLibraries, it does not link OpenCV: a process that never places a photo by its faces
-// never maps libopencv_objdetect and its dependencies (core, imgproc, dnn, TBB, ...). The
-// six C++ functions it calls are looked up by their mangled names in
-// `libopencv_objdetect.so.406` (which pulls in libopencv_core) when first needed, and called
-// through pointers of their declared types on storage laid out by OpenCV's own headers
-// (`sizeof(cv::Mat)`, `sizeof(cv::CascadeClassifier)`); a library without one of them is
-// refused with a message naming it, never called.
+// OpenCV 4 has no C API for its cascades, so the detector is a small C++ plugin,
+// `libFaceDetectorPlugin.so` (Sources/Native/FaceDetectorPlugin), that links OpenCV and
+// calls it as any C++ program does, behind one C function. This target, compiled into the
+// binary, opens the plugin when a photo is first placed by its faces: a process that never
+// does that never maps OpenCV and its dependencies (core, imgproc, dnn, TBB, ...). The plugin
+// is looked for beside the executable (a build folder: `swift build` makes both), then in
+// `../lib/cardrender/` (an install, `scripts/package.sh`).
 #ifndef CFACEDETECTOR_H
 #define CFACEDETECTOR_H
 
@@ -23,9 +22,19 @@ typedef struct CFaceDetector_Face {
     int height;
 } CFaceDetector_Face;
 
-/// Opens OpenCV's object detection once per process (later calls return at once, from any
-/// thread). Returns 0, or -1 with `*error` set to a message naming the library or function
-/// and the cause (valid for the life of the process).
+/// The plugin's one function, exported as `FaceDetectorPlugin_detect`: the parameters of
+/// `CFaceDetector_detect`, with the failure's message written to `error` (`errorCapacity`
+/// bytes, terminated).
+typedef int (*CFaceDetector_PluginDetect)(const char *cascade, const unsigned char *grey, int width, int height,
+                                          int stride, double step, int neighbours, int minimum,
+                                          CFaceDetector_Face *faces, int capacity, char *error, int errorCapacity);
+
+/// The plugin's file name.
+#define CFACEDETECTOR_PLUGIN "libFaceDetectorPlugin.so"
+
+/// Opens the plugin (and so OpenCV) once per process (later calls return at once, from any
+/// thread). Returns 0, or -1 with `*error` set to a message naming the file and the cause
+/// (valid for the life of the process).
 int CFaceDetector_load(const char **error);
 
 /// Finds faces in `grey` (8-bit, `width` x `height`, rows `stride` bytes apart) with the
@@ -34,8 +43,8 @@ int CFaceDetector_load(const char **error);
 /// least `neighbours` overlapping windows. Writes at most `capacity` faces, and returns how many
 /// were found (which may be more than were written), or -1 with `*error` set (the cascade
 /// could not be read, OpenCV threw, or `CFaceDetector_load` failed; valid until this thread's
-/// next call). Safe from any thread: one
-/// detection runs at a time per process (OpenCV's classifier is not safe to share).
+/// next call). Safe from any thread: one detection runs at a time per process (OpenCV's
+/// classifier is not safe to share).
 int CFaceDetector_detect(const char *cascade, const unsigned char *grey, int width, int height, int stride, double step,
                          int neighbours, int minimum, CFaceDetector_Face *faces, int capacity, const char **error);
 
