@@ -13,12 +13,19 @@ import NIOCore
 /// no framing, no referrer and no sniffing.
 enum StudioPage {
     /// The page's files as compiled in, by name: every file of `Studio/web` (the script is
-    /// ES modules by concern, loaded by the browser itself; `StudioPageTests` checks that this
-    /// names each file of the folder, and no other).
+    /// ES modules by concern, loaded by the browser itself; `ServiceAPITests`' `studioPage`
+    /// checks that each file of the folder is served as it is).
     static let files: [String: [UInt8]] = [
         "index.html": PackageResources.index_html,
         "studio.css": PackageResources.studio_css,
         "studio.js": PackageResources.studio_js,
+        "state.js": PackageResources.state_js,
+        "api.js": PackageResources.api_js,
+        "stage.js": PackageResources.stage_js,
+        "previews.js": PackageResources.previews_js,
+        "gestures.js": PackageResources.gestures_js,
+        "form.js": PackageResources.form_js,
+        "order.js": PackageResources.order_js,
     ]
 
     /// The page's files by their path under `StudioRoutes.path` (`""`, `/` and `/index.html`
