@@ -71,7 +71,9 @@ struct InstalledArtifactTests {
         let ldd = try Tools.run("/usr/bin/ldd", [plugin])
         #expect(ldd.status == 0, "\(ldd.stderr)")
         #expect(ldd.stdoutText.contains("libopencv_objdetect.so.406"), "\(ldd.stdoutText)")
-        for name in ["not found", "libswift", "/swift/"] { #expect(!ldd.stdoutText.contains(name), "\(ldd.stdoutText)") }
+        for name in ["not found", "libswift", "/swift/"] {
+            #expect(!ldd.stdoutText.contains(name), "\(ldd.stdoutText)")
+        }
         let input = try Fixtures.scratchDirectory("artifact-faces")
         try FileManager.default.copyItem(
             atPath: Fixtures.root.path + "/Tests/faces/two-astronauts-2400x1200.jpg",
@@ -87,7 +89,8 @@ struct InstalledArtifactTests {
                 environment: environment)
         }
         #expect(run.status == 0, "\(run.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
+        let report = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
         let card = try #require(((report as? [String: Any])?["cards"] as? [[String: Any]])?.first)
         #expect((card["placement"] as? [String: Any])?["reason"] as? String == "2 faces kept", "\(card)")
     }

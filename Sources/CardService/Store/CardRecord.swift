@@ -41,7 +41,7 @@ struct CardRecord: Sendable, Equatable {
         self.created = created
     }
 
-    init?(row: SQLRow) {
+    init?(row: ResultRow) {
         guard let id = row.text("id"), let owner = row.text("owner"), let photo = row.text("photo"),
             let spec = row.text("spec"), let press = row.text("press"),
             let status = row.text("status").flatMap(Status.init(rawValue:)), let created = row.int("created")

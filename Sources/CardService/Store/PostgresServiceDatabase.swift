@@ -1,13 +1,16 @@
 import Foundation
 import Logging
+import PostgresKit
 import PostgresNIO
+import SQLKit
 
 /// PostgreSQL (`--database postgres://USER:PASSWORD@HOST:PORT/NAME`), shared by every
-/// node: a `PostgresClient` pool, run by `run()` for as long as the service lives.
+/// node: a `PostgresClient` pool, run by `run()` for as long as the service lives, each
+/// statement on one of its connections through sql-kit (postgres-kit has no `SQLDatabase`
+/// over the pool itself, and a transaction must hold one connection anyway).
 public final class PostgresServiceDatabase: ServiceDatabase {
     public var dialect: SQLDialect { .postgres }
     private let client: PostgresClient
-    private let logger = Logger(label: "cardrender.postgres")
     private let running: Task<Void, Never>
 
     /// Connects to the database `url` names (`postgres://` or `postgresql://`, no TLS: a
@@ -32,20 +35,27 @@ public final class PostgresServiceDatabase: ServiceDatabase {
         }
     }
 
-    public func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        try await Self.run(sql, binds, logger: logger) { query in try await client.query(query, logger: logger) }
+    public func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [ResultRow] {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.sql(queryLogLevel: nil).rows(sql, binds)
+            }
+        } catch let error as PSQLError {
+            throw Self.translate(error)
+        }
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         do {
             return try await client.withConnection { connection in
-                _ = try await connection.query("BEGIN", logger: logger)
+                let database = connection.sql(queryLogLevel: nil)
+                try await database.raw("BEGIN").run()
                 do {
-                    let result = try await body(OnConnection(connection: connection, logger: logger))
-                    _ = try await connection.query("COMMIT", logger: logger)
+                    let result = try await body(OnConnection(database: database))
+                    try await database.raw("COMMIT").run()
                     return result
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    try? await database.raw("ROLLBACK").run()
                     throw error
                 }
             }
@@ -60,50 +70,17 @@ public final class PostgresServiceDatabase: ServiceDatabase {
 
     /// Statements on the connection that holds a transaction.
     private struct OnConnection: SQLExecutor {
-        let connection: PostgresConnection
-        let logger: Logger
-        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-            try await PostgresServiceDatabase.run(sql, binds, logger: logger) { query in
-                try await connection.query(query, logger: logger)
+        let database: any SQLDatabase
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [ResultRow] {
+            do {
+                return try await database.rows(sql, binds)
+            } catch let error as PSQLError {
+                throw PostgresServiceDatabase.translate(error)
             }
         }
     }
 
-    private static func run(
-        _ sql: String, _ binds: [SQLValue], logger: Logger,
-        _ send: (PostgresQuery) async throws -> PostgresRowSequence
-    ) async throws -> [SQLRow] {
-        var bindings = PostgresBindings()
-        for bind in binds {
-            switch bind {
-            case .int(let value): bindings.append(value)
-            case .text(let value): bindings.append(value)
-            case .null: bindings.appendNull()
-            }
-        }
-        do {
-            let rows = try await send(PostgresQuery(unsafeSQL: sql, binds: bindings))
-            var result: [SQLRow] = []
-            for try await row in rows {
-                var columns: [String: SQLValue] = [:]
-                for cell in row {
-                    if cell.bytes == nil {
-                        columns[cell.columnName] = .null
-                    } else if cell.dataType == .int8 || cell.dataType == .int4 || cell.dataType == .int2 {
-                        columns[cell.columnName] = .int(try cell.decode(Int.self))
-                    } else {
-                        columns[cell.columnName] = .text(try cell.decode(String.self))
-                    }
-                }
-                result.append(SQLRow(columns: columns))
-            }
-            return result
-        } catch let error as PSQLError {
-            throw translate(error)
-        }
-    }
-
-    private static func translate(_ error: PSQLError) -> ServiceDatabaseError {
+    fileprivate static func translate(_ error: PSQLError) -> ServiceDatabaseError {
         ServiceDatabaseError(
             reason: error.serverInfo?[.message] ?? String(reflecting: error), code: error.serverInfo?[.sqlState])
     }

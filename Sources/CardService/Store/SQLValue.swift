@@ -1,3 +1,5 @@
+import SQLKit
+
 /// A value bound into, or read out of, the service's SQL: the few types its tables use.
 public enum SQLValue: Sendable, Equatable {
     case int(Int)
@@ -10,19 +12,17 @@ public enum SQLValue: Sendable, Equatable {
     static func int(_ value: Int?) -> SQLValue { value.map { .int($0) } ?? .null }
 }
 
-/// One row of a result, its columns by name.
-public struct SQLRow: Sendable {
-    let columns: [String: SQLValue]
+/// One row of a result as sql-kit read it, its columns by name.
+public struct ResultRow: Sendable {
+    let row: any SQLRow
 
     /// The text in `column`, or nil for NULL (or a column the query did not return).
     func text(_ column: String) -> String? {
-        if case .text(let value) = columns[column] { return value }
-        return nil
+        (try? row.decode(column: column, as: String?.self)) ?? nil
     }
 
     /// The integer in `column`, or nil for NULL.
     func int(_ column: String) -> Int? {
-        if case .int(let value) = columns[column] { return value }
-        return nil
+        (try? row.decode(column: column, as: Int?.self)) ?? nil
     }
 }

@@ -1,13 +1,17 @@
 import Logging
 import NIOCore
+import SQLKit
+import SQLiteKit
 import SQLiteNIO
 
 /// The embedded database (`--data DIR`): one SQLite file in write-ahead-log mode, one
-/// connection, and one statement or transaction at a time (`AsyncPermits` with one permit): SQLite has
-/// one writer anyway, and a connection's `BEGIN` belongs to the whole connection.
+/// connection (SQLiteNIO's, run through sql-kit), and one statement or transaction at a time
+/// (`AsyncPermits` with one permit): SQLite has one writer anyway, and a connection's `BEGIN`
+/// belongs to the whole connection.
 public final class SQLiteServiceDatabase: ServiceDatabase {
     public var dialect: SQLDialect { .sqlite }
     private let connection: SQLiteConnection
+    private let database: any SQLDatabase
     private let lock = AsyncPermits()
 
     /// Opens (creating if needed) the database file at `path`.
@@ -19,18 +23,20 @@ public final class SQLiteServiceDatabase: ServiceDatabase {
         } catch {
             throw ServiceDatabaseError(reason: "\(path) cannot be opened (\(error))", code: nil)
         }
+        // Statements are logged by the service, not by sql-kit.
+        database = connection.sql(queryLogLevel: nil)
         do {
             // Durable on commit (FULL in WAL mode), readers never wait for the writer.
-            _ = try await connection.query("PRAGMA journal_mode=WAL", [])
-            _ = try await connection.query("PRAGMA synchronous=FULL", [])
-            _ = try await connection.query("PRAGMA foreign_keys=ON", [])
+            for pragma in ["journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"] {
+                try await database.raw("PRAGMA \(unsafeRaw: pragma)").run()
+            }
         } catch {
             try? await connection.close()
             throw ServiceDatabaseError(reason: "\(path) cannot be used (\(error))", code: nil)
         }
     }
 
-    public func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+    public func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [ResultRow] {
         try await lock.run { try await self.run(sql, binds) }
     }
 
@@ -57,49 +63,18 @@ public final class SQLiteServiceDatabase: ServiceDatabase {
     /// A statement inside the transaction that holds the lock.
     private struct InTransaction: SQLExecutor {
         let database: SQLiteServiceDatabase
-        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [ResultRow] {
             try await database.run(sql, binds)
         }
     }
 
-    private func run(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        let values: [SQLiteData] = binds.map {
-            switch $0 {
-            case .int(let value): .integer(value)
-            case .text(let value): .text(value)
-            case .null: .null
-            }
-        }
-        let rows: [SQLiteRow]
+    private func run(_ sql: String, _ binds: [SQLValue]) async throws -> [ResultRow] {
         do {
-            rows = try await connection.query(Self.sqlitePlaceholders(sql), values)
+            return try await database.rows(sql, binds)
         } catch let error as SQLiteError {
             throw ServiceDatabaseError(reason: error.message, code: "\(error.reason)")
         } catch {
             throw ServiceDatabaseError(reason: "\(error)", code: nil)
         }
-        return rows.map { row in
-            var columns: [String: SQLValue] = [:]
-            for column in row.columns {
-                switch column.data {
-                case .integer(let value): columns[column.name] = .int(Int(value))
-                case .text(let value): columns[column.name] = .text(value)
-                case .float(let value): columns[column.name] = .int(Int(value))
-                case .blob, .null: columns[column.name] = .null
-                }
-            }
-            return SQLRow(columns: columns)
-        }
-    }
-
-    /// `$1` becomes `?1`: SQLite numbers `$NAME` parameters by first appearance, `?N` by N.
-    static func sqlitePlaceholders(_ sql: String) -> String {
-        var out = ""
-        var quoted = false
-        for character in sql {
-            if character == "'" { quoted.toggle() }
-            out.append(character == "$" && !quoted ? "?" : character)
-        }
-        return out
     }
 }

@@ -1,12 +1,12 @@
 /// Runs SQL: a database, or a connection inside one of its transactions.
 ///
 /// The service's SQL is written once, for both databases: placeholders `$1`, `$2`, ...
-/// (SQLite's copy is rewritten to `?1`, `?2`, which mean the same there), portable types
+/// (sent in each database's own form by `SQLStatement`, through sql-kit), portable types
 /// (TEXT, BIGINT), `RETURNING`, and `ON CONFLICT DO NOTHING`.
 public protocol SQLExecutor: Sendable {
     /// Runs `sql` with `binds` for `$1`, `$2`, ... and returns its rows.
     /// - Throws: `ServiceDatabaseError` naming the database's reason.
-    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [ResultRow]
 }
 
 /// The service's database: SQLite (`--data DIR`, one process) or PostgreSQL
