@@ -299,6 +299,9 @@ let package = Package(
             name: "VipsKitTests",
             dependencies: ["ImageCore", "VipsKit", "FileUtilities", "TestSupport", "CLazyLibraries"]),
         .testTarget(
+            name: "ThumbnailsTests",
+            dependencies: ["Thumbnails", "PhotoSources", "ImageCore", "VipsKit", "TestSupport"]),
+        .testTarget(
             name: "CardKitTests",
             dependencies: [
                 "Mail",

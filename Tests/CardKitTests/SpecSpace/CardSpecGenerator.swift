@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Valid card specs drawn from the whole range of every field, from a seed: the same seed
 /// gives the same specs on every machine, so a failure printed with its seed and index can

@@ -1,4 +1,3 @@
-import CardKit
 import Foundation
 import ImageCore
 import PhotoSources

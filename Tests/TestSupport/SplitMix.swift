@@ -1,9 +1,12 @@
 /// A small deterministic generator (SplitMix64: Steele, Lea and Flood, 2014), so that damage
 /// and generated specs are the same on every run and every machine.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct SplitMix: RandomNumberGenerator {
+    /// The generator's state: the seed, advanced once per number.
+    public var state: UInt64
+    /// A generator that starts from `seed`.
+    public init(seed: UInt64) { state = seed }
+    /// The next number.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
