@@ -104,5 +104,5 @@ CONTROL
 deb="$dist/cardrender_${version}_${arch}.deb"
 dpkg-deb --root-owner-group --build "$stage" "$deb" >&2
 rm -rf "$stage"
-echo "package: $prefix (bin/cardrender, share/cardrender/frames, share/cardrender/press) and $deb" >&2
+echo "package: $prefix (bin/cardrender, lib/cardrender/libFaceDetectorPlugin.so, share/cardrender/frames, share/cardrender/press) and $deb" >&2
 echo "package: Depends: $depends, $fonts" >&2
