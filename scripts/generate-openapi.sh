@@ -34,6 +34,8 @@ typeOverrides:
     CardList: CardListShape
     CreatedCard: CreatedCardShape
     PrintRun: PrintRunShape
+    Event: EventShape
+    EventList: EventListShape
     DepositManifest: DepositManifestShape
 YAML
 rm -rf "$service/Generated"

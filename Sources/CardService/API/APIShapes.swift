@@ -6,11 +6,13 @@ import Mail
 /// would leave a nil field out, so these replace them (`typeOverrides` in
 /// scripts/generate-openapi.sh).
 
-/// A card: `{"id", "status", "press", "recipient", "verdict", "error", "files", "mailClass",
-/// "warnings"}`.
+/// A card: `{"id", "status", "times", "press", "recipient", "verdict", "error", "files",
+/// "mailClass", "warnings"}`.
 struct CardShape: Codable, Hashable, Sendable {
     var id: String
     var status: String
+    /// When it reached each status it has been through, RFC 3339, by status.
+    var times: [String: String]
     var press: String
     var recipient: Int?
     var verdict: String?
@@ -25,6 +27,7 @@ struct CardShape: Codable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(status, forKey: .status)
+        try container.encode(times, forKey: .times)
         try container.encode(press, forKey: .press)
         try container.encode(recipient, forKey: .recipient)
         try container.encode(verdict, forKey: .verdict)
@@ -38,8 +41,8 @@ struct CardShape: Codable, Hashable, Sendable {
 /// A run's deposit manifest, as `Mail` makes it: rows and counts (`DepositManifest`).
 typealias DepositManifestShape = DepositManifest
 
-/// A print run: `{"id", "press", "sheet", "cards", "sheets", "manifest"}`, the manifest null
-/// for a run made before runs kept one.
+/// A print run: `{"id", "press", "sheet", "cards", "sheets", "manifest", "mailed"}`, the
+/// manifest null for a run made before runs kept one, `mailed` null until it is.
 struct PrintRunShape: Codable, Hashable, Sendable {
     var id: String
     var press: String?
@@ -47,6 +50,8 @@ struct PrintRunShape: Codable, Hashable, Sendable {
     var cards: [String]
     var sheets: [String]
     var manifest: Components.Schemas.ManifestFiles?
+    /// RFC 3339.
+    var mailed: String?
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +61,7 @@ struct PrintRunShape: Codable, Hashable, Sendable {
         try container.encode(cards, forKey: .cards)
         try container.encode(sheets, forKey: .sheets)
         try container.encode(manifest, forKey: .manifest)
+        try container.encode(mailed, forKey: .mailed)
     }
 }
 
@@ -108,4 +114,49 @@ struct CardSpecBody: Codable, Hashable, Sendable {
     init(from decoder: any Decoder) throws { json = try JSONValue(from: decoder) }
 
     func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+}
+
+/// An event: `{"id", "type", "timestamp", "data"}`, its data the card or the run as it was.
+struct EventShape: Codable, Hashable, Sendable {
+    var id: String
+    var type: String
+    /// RFC 3339.
+    var timestamp: String
+    var data: EventData
+
+    /// The card (`card.*`) or the run (`print_run.*`).
+    enum EventData: Codable, Hashable, Sendable {
+        case card(CardShape)
+        case run(PrintRunShape)
+
+        init(from decoder: any Decoder) throws {
+            // A card has a status; a run has sheets.
+            if let card = try? CardShape(from: decoder) {
+                self = .card(card)
+            } else {
+                self = .run(try PrintRunShape(from: decoder))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .card(let card): try card.encode(to: encoder)
+            case .run(let run): try run.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A page of events, the cursor to poll with next and whether more follow at once.
+struct EventListShape: Codable, Hashable, Sendable {
+    var events: [EventShape]
+    var next: String?
+    var more: Bool
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(events, forKey: .events)
+        try container.encode(next, forKey: .next)
+        try container.encode(more, forKey: .more)
+    }
 }

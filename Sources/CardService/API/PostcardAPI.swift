@@ -19,7 +19,7 @@ struct PostcardAPI: APIProtocol {
     let service: PostcardService
 
     /// The key `ServiceMiddleware` authenticated.
-    private var owner: String {
+    var owner: String {
         get throws {
             guard let id = RequestOwner.id else { throw Problem(.unauthorized, "No API key was given.") }
             return id
@@ -271,12 +271,15 @@ struct PostcardAPI: APIProtocol {
     /// The card as the API shows it; its mail class and postal warnings from its spec and the
     /// size its press prints.
     func card(_ card: CardRecord) -> CardShape {
-        let rendered = card.status == .ready || card.status == .printed
-        let link = { (file: String) in rendered ? "\(PostcardRoutes.path)/cards/\(card.id)/files/\(file)" : nil }
+        let link = { (file: String) in
+            card.status.isRendered ? "\(PostcardRoutes.path)/cards/\(card.id)/files/\(file)" : nil
+        }
+        var times = ["queued": ServiceClock.rfc3339(card.created)]
+        for (status, time) in card.times { times[status.rawValue] = ServiceClock.rfc3339(time) }
         let spec = try? CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
         let format = service.configuration.presses[card.press]?.cardFormat ?? spec?.format ?? CardFormat()
         return CardShape(
-            id: card.id, status: card.status.rawValue, press: card.press, recipient: card.recipient,
+            id: card.id, status: card.status.rawValue, times: times, press: card.press, recipient: card.recipient,
             verdict: card.verdict, error: card.error,
             files: CardFilesShape(sample: link("sample"), small: link("small"), print: link("print")),
             mailClass: format.mailClass.rawValue,
@@ -291,7 +294,8 @@ struct PostcardAPI: APIProtocol {
                 Components.Schemas.ManifestFiles(
                     csv: "\(PostcardRoutes.path)/print-runs/\(run.id)/manifest.csv",
                     json: "\(PostcardRoutes.path)/print-runs/\(run.id)/manifest.json")
-            })
+            },
+            mailed: run.mailed.map(ServiceClock.rfc3339))
     }
 
     /// `value` as canonical JSON (keys sorted): an order's digest, a spec for the renderer.

@@ -88,7 +88,7 @@ extension PostcardService {
     /// - Throws: `Problem` 404 (no such card), 409 (not rendered: its status named), 503.
     func file(_ file: CardFile, card id: String, owner: String) async throws -> (Data, mediaType: String) {
         guard let card = try await book.card(owner: owner, id: id) else { throw Problem.notFound("The card \(id)") }
-        guard card.status == .ready || card.status == .printed, let key = card.entryKey.flatMap(CacheKey.init(hex:))
+        guard card.status.isRendered, let key = card.entryKey.flatMap(CacheKey.init(hex:))
         else {
             throw Problem(.conflict, "The card \(id) is \(card.status.rawValue); its files exist once it is ready.")
         }

@@ -1,8 +1,24 @@
-/// A card as the database keeps it.
-struct CardRecord: Sendable, Equatable {
+/// A card as the database keeps it (and as an event keeps it, as JSON: the card as it was
+/// when the event happened).
+struct CardRecord: Sendable, Equatable, Codable {
     /// Statuses, in the order a card goes through them.
-    enum Status: String, Sendable, CaseIterable {
-        case queued, rendering, ready, failed, cancelled, printed
+    enum Status: String, Sendable, CaseIterable, Codable {
+        case queued, rendering, ready, failed, cancelled, printed, mailed
+
+        /// Whether a card in this status has its files (rendered, whatever happened since).
+        var isRendered: Bool { self == .ready || self == .printed || self == .mailed }
+
+        /// Whether the card has left for the press: it can no longer be cancelled.
+        var isPrinted: Bool { self == .printed || self == .mailed }
+
+        /// The column that keeps when a card reached this status, for those that keep one
+        /// (`queued` is `created`; `rendering` comes and goes with leases).
+        var timeColumn: String? {
+            switch self {
+            case .queued, .rendering: nil
+            default: rawValue + "_at"
+            }
+        }
     }
 
     let id: String
@@ -23,9 +39,16 @@ struct CardRecord: Sendable, Equatable {
     var entryKey: String?
     var printRun: String?
     let created: Int
+    /// When the card reached each status that keeps a time (milliseconds since 1970; queued is
+    /// `created`).
+    var times: [Status: Int] = [:]
+
+    /// The statuses whose time a card keeps, in the order the columns are read.
+    static let timed = Status.allCases.filter { $0.timeColumn != nil }
 
     static let columns =
-        "id, owner, photo, spec, press, recipient, status, verdict, error, entry_key, print_run, created"
+        "id, owner, photo, spec, press, recipient, status, verdict, error, entry_key, print_run, created, "
+        + timed.compactMap(\.timeColumn).joined(separator: ", ")
 
     init(
         id: String, owner: String, photo: String, spec: String, press: String, recipient: Int?, status: Status,
@@ -53,5 +76,8 @@ struct CardRecord: Sendable, Equatable {
         error = row.text("error")
         entryKey = row.text("entry_key")
         printRun = row.text("print_run")
+        for status in Self.timed {
+            if let column = status.timeColumn, let time = row.int(column) { times[status] = time }
+        }
     }
 }

@@ -54,7 +54,28 @@ enum Migrations {
                 "ALTER TABLE api_keys ADD COLUMN rotated BIGINT",
             ]
         ),
+        (
+            4,
+            // A card's life: when it reached each status (queued is `created`), and when a run
+            // was handed to the post. The events: one row per state change, written in the
+            // transaction that makes the change, numbered in the order they commit (`seq`),
+            // each with the card or run as it was then (`state`, JSON).
+            ["ready_at", "failed_at", "cancelled_at", "printed_at", "mailed_at"].map {
+                "ALTER TABLE cards ADD COLUMN \($0) BIGINT"
+            } + [
+                "ALTER TABLE print_runs ADD COLUMN mailed BIGINT",
+                """
+                CREATE TABLE events (
+                    seq \(serialKey), id TEXT NOT NULL UNIQUE, owner TEXT NOT NULL, type TEXT NOT NULL,
+                    subject TEXT NOT NULL, state TEXT NOT NULL, created BIGINT NOT NULL)
+                """,
+                "CREATE INDEX events_owner ON events (owner, seq)",
+            ]
+        ),
     ]
+
+    /// Stands in a statement for the database's own auto-numbered key column.
+    static let serialKey = "{{serial key}}"
 
     /// Applies every step not yet applied.
     /// - Returns: the versions applied now.
@@ -71,7 +92,10 @@ enum Migrations {
                 try await sql.execute("SELECT version FROM schema_migrations", []).compactMap { $0.int("version") })
             var applied: [Int] = []
             for step in steps where !done.contains(step.version) {
-                for statement in step.statements { _ = try await sql.execute(statement, []) }
+                for statement in step.statements {
+                    _ = try await sql.execute(
+                        statement.replacing(serialKey, with: database.dialect.serialKey), [])
+                }
                 _ = try await sql.execute(
                     "INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)",
                     [.int(step.version), .int(ServiceClock.milliseconds())])
@@ -88,6 +112,33 @@ enum ServiceClock {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return spec.tv_sec * 1000 + spec.tv_nsec / 1_000_000
+    }
+
+    /// `milliseconds` since 1970 as RFC 3339 in UTC with milliseconds
+    /// (`2026-11-27T10:00:00.123Z`), as the API and the events write times.
+    static func rfc3339(_ milliseconds: Int) -> String {
+        var seconds = time_t(milliseconds.quotient(by: 1000))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = milliseconds.remainder(by: 1000)
+        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+            + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+    }
+}
+
+extension Int {
+    /// The quotient rounded down (towards minus infinity), so times before 1970 stay in order.
+    fileprivate func quotient(by divisor: Int) -> Int {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
+
+    /// The remainder matching `quotient(by:)`: from 0 up to `divisor`.
+    fileprivate func remainder(by divisor: Int) -> Int {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
     }
 }
 

@@ -55,14 +55,15 @@ extension OrderBook {
                 throw ServiceDatabaseError(reason: "the database gave no time", code: nil)
             }
             var result = ClaimResult()
-            result.failed = try await sql.execute(
+            let failed = try await sql.execute(
                 """
-                UPDATE cards SET status = 'failed', lease_token = NULL, updated = $2,
+                UPDATE cards SET status = 'failed', lease_token = NULL, updated = $2, failed_at = $2,
                 error = 'rendering did not finish after ' || attempts || ' attempts (the node rendering it died, or the store could not be written, each time)'
                 WHERE status IN ('queued', 'rendering') AND lease_until < $2 AND attempts >= $1
-                RETURNING id, error
+                RETURNING \(CardRecord.columns)
                 """, [.int(maxAttempts), .int(now)]
-            ).compactMap { row in row.text("id").map { ($0, row.text("error") ?? "") } }
+            ).compactMap(CardRecord.init(row:))
+            result.failed = failed.map { ($0.id, $0.error ?? "") }
             // A queued card with a lease_until was put back (`release`): it waits until then.
             // The one chosen is read first (locked on PostgreSQL), so that a card taken over
             // from a node whose lease ran out is known as such.
@@ -85,6 +86,7 @@ extension OrderBook {
             result.claim = rows.first.flatMap(CardRecord.init(row:)).map {
                 Claim(card: $0, token: token, takenOverFrom: previous.map { String($0.prefix { $0 != "/" }) })
             }
+            try await Self.write(failed.compactMap(EventRecord.New.card), in: sql, dialect: dialect)
             return result
         }
     }
@@ -114,24 +116,31 @@ extension OrderBook {
         ).isEmpty)
     }
 
-    /// Records a claimed card's result, if its lease is still this claim's (a card cancelled,
-    /// or taken over after the lease ran out, is not touched).
+    /// Records a claimed card's result (`ready` or `failed`) with its event, if its lease is
+    /// still this claim's (a card cancelled, or taken over after the lease ran out, is not
+    /// touched).
     /// - Returns: whether the result was recorded.
     @discardableResult
     func finish(_ claim: Claim, status: CardRecord.Status, verdict: String?, error: String?, entryKey: String?)
         async throws -> Bool
     {
-        let rows = try await database.execute(
-            """
-            UPDATE cards SET status = $3, verdict = $4, error = $5, entry_key = $6, lease_token = NULL,
-            readied = readied + $7, updated = $8
-            WHERE id = $1 AND lease_token = $2 AND status = 'rendering' RETURNING id
-            """,
-            [
-                .text(claim.card.id), .text(claim.token), .text(status.rawValue), .text(verdict), .text(error),
-                .text(entryKey), .int(status == .ready ? 1 : 0), .int(ServiceClock.milliseconds()),
-            ])
-        return !rows.isEmpty
+        precondition(status == .ready || status == .failed, "finish: a rendered card is ready or failed")
+        let dialect = database.dialect
+        return try await database.transaction { sql in
+            let card = try await sql.execute(
+                """
+                UPDATE cards SET status = $3, verdict = $4, error = $5, entry_key = $6, lease_token = NULL,
+                readied = readied + $7, updated = $8, \(status.timeColumn ?? "updated") = $8
+                WHERE id = $1 AND lease_token = $2 AND status = 'rendering' RETURNING \(CardRecord.columns)
+                """,
+                [
+                    .text(claim.card.id), .text(claim.token), .text(status.rawValue), .text(verdict), .text(error),
+                    .text(entryKey), .int(status == .ready ? 1 : 0), .int(ServiceClock.milliseconds()),
+                ]
+            ).first.flatMap(CardRecord.init(row:))
+            try await Self.write(card.flatMap(EventRecord.New.card).map { [$0] } ?? [], in: sql, dialect: dialect)
+            return card != nil
+        }
     }
 
     /// Puts a claimed card back in the queue, to be claimed again after `backoff`

@@ -163,6 +163,7 @@ public struct OrderBook: Sendable {
                         .int(card.recipient), .text(card.status.rawValue), .int(card.created),
                     ])
             }
+            try await Self.write(cards.compactMap(EventRecord.New.card), in: sql, dialect: database.dialect)
             return .answer(answer, replayed: false)
         }
     }
@@ -207,17 +208,24 @@ public struct OrderBook: Sendable {
         case printed(CardRecord)
     }
 
-    /// Cancels `owner`'s card `id` unless it is printed (cancelling a cancelled card is no error).
+    /// Cancels `owner`'s card `id` unless it is printed (cancelling a cancelled card is no
+    /// error), with its event.
     func cancel(owner: String, id: String) async throws -> Cancelled {
-        let rows = try await database.execute(
-            """
-            UPDATE cards SET status = 'cancelled', lease_token = NULL, updated = $3
-            WHERE id = $1 AND owner = $2 AND status IN ('queued', 'rendering', 'ready', 'failed')
-            RETURNING \(CardRecord.columns)
-            """, [.text(id), .text(owner), .int(ServiceClock.milliseconds())])
-        if let card = rows.first.flatMap(CardRecord.init(row:)) { return .cancelled(card, changed: true) }
+        let dialect = database.dialect
+        let cancelled = try await database.transaction { sql in
+            let card = try await sql.execute(
+                """
+                UPDATE cards SET status = 'cancelled', lease_token = NULL, updated = $3, cancelled_at = $3
+                WHERE id = $1 AND owner = $2 AND status IN ('queued', 'rendering', 'ready', 'failed')
+                RETURNING \(CardRecord.columns)
+                """, [.text(id), .text(owner), .int(ServiceClock.milliseconds())]
+            ).first.flatMap(CardRecord.init(row:))
+            try await Self.write(card.flatMap(EventRecord.New.card).map { [$0] } ?? [], in: sql, dialect: dialect)
+            return card
+        }
+        if let cancelled { return .cancelled(cancelled, changed: true) }
         guard let card = try await card(owner: owner, id: id) else { return .notFound }
-        return card.status == .printed ? .printed(card) : .cancelled(card, changed: false)
+        return card.status.isPrinted ? .printed(card) : .cancelled(card, changed: false)
     }
 
     // MARK: Identifiers

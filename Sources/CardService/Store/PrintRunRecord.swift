@@ -1,5 +1,5 @@
-/// A print run as the database keeps it.
-struct PrintRunRecord: Sendable, Equatable {
+/// A print run as the database keeps it (and as an event keeps it, as JSON).
+struct PrintRunRecord: Sendable, Equatable, Codable {
     let id: String
     let owner: String
     let press: String
@@ -12,4 +12,6 @@ struct PrintRunRecord: Sendable, Equatable {
     /// The content store key of the deposit manifest (parts `json` and `csv`); nil for a run
     /// recorded before runs kept one.
     var manifest: String?
+    /// When the run was handed to the post (`POST /v1/print-runs/{id}/mailed`), nil before.
+    var mailed: Int? = nil
 }

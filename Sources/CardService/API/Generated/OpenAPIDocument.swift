@@ -155,6 +155,9 @@ enum OpenAPIDocument {
              "status": {
               "$ref": "#/components/schemas/CardStatus"
              },
+             "times": {
+              "$ref": "#/components/schemas/StatusTimes"
+             },
              "verdict": {
               "description": "The print-quality verdict once rendered (ok, low), else null.",
               "type": [
@@ -173,6 +176,7 @@ enum OpenAPIDocument {
             "required": [
              "id",
              "status",
+             "times",
              "verdict",
              "error",
              "files",
@@ -439,7 +443,8 @@ enum OpenAPIDocument {
              "ready",
              "failed",
              "cancelled",
-             "printed"
+             "printed",
+             "mailed"
             ],
             "type": "string"
            },
@@ -543,6 +548,78 @@ enum OpenAPIDocument {
              "departements"
             ],
             "type": "object"
+           },
+           "Event": {
+            "description": "Something that happened, in the Standard Webhooks body's shape: the card as GET /v1/cards/{id} showed it then (card.*), or the run as GET /v1/print-runs/{id} did (print_run.*).",
+            "properties": {
+             "data": {
+              "oneOf": [
+               {
+                "$ref": "#/components/schemas/Card"
+               },
+               {
+                "$ref": "#/components/schemas/PrintRun"
+               }
+              ]
+             },
+             "id": {
+              "type": "string"
+             },
+             "timestamp": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "type": {
+              "$ref": "#/components/schemas/EventType"
+             }
+            },
+            "required": [
+             "id",
+             "type",
+             "timestamp",
+             "data"
+            ],
+            "type": "object"
+           },
+           "EventList": {
+            "properties": {
+             "events": {
+              "items": {
+               "$ref": "#/components/schemas/Event"
+              },
+              "type": "array"
+             },
+             "more": {
+              "description": "Whether more events follow at once.",
+              "type": "boolean"
+             },
+             "next": {
+              "description": "The cursor to poll with next (the last event's, or the one given when none followed).",
+              "type": [
+               "string",
+               "null"
+              ]
+             }
+            },
+            "required": [
+             "events",
+             "next",
+             "more"
+            ],
+            "type": "object"
+           },
+           "EventType": {
+            "enum": [
+             "card.queued",
+             "card.ready",
+             "card.failed",
+             "card.cancelled",
+             "card.printed",
+             "card.mailed",
+             "print_run.created",
+             "print_run.mailed"
+            ],
+            "type": "string"
            },
            "Fractions": {
             "description": "A rectangle in fractions of a card (0 to 1): of the print file, bleed included, in a placement (the preview's shape); of the trimmed card in the frame list.\n",
@@ -712,6 +789,14 @@ enum OpenAPIDocument {
              "id": {
               "type": "string"
              },
+             "mailed": {
+              "description": "When the run was handed to the post (RFC 3339, UTC), null before.",
+              "format": "date-time",
+              "type": [
+               "string",
+               "null"
+              ]
+             },
              "manifest": {
               "description": "The deposit manifest's addresses, null for a run made before runs kept one.",
               "oneOf": [
@@ -740,7 +825,8 @@ enum OpenAPIDocument {
              "id",
              "cards",
              "sheets",
-             "manifest"
+             "manifest",
+             "mailed"
             ],
             "type": "object"
            },
@@ -801,6 +887,37 @@ enum OpenAPIDocument {
              "status",
              "detail"
             ],
+            "type": "object"
+           },
+           "StatusTimes": {
+            "additionalProperties": false,
+            "description": "When the card reached each status it has been through (RFC 3339, UTC).",
+            "properties": {
+             "cancelled": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "failed": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "mailed": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "printed": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "queued": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "ready": {
+              "format": "date-time",
+              "type": "string"
+             }
+            },
             "type": "object"
            },
            "Transform": {
@@ -1073,6 +1190,59 @@ enum OpenAPIDocument {
              }
             }
            ]
+          },
+          "/v1/events": {
+           "get": {
+            "operationId": "listEvents",
+            "parameters": [
+             {
+              "description": "The `next` cursor of a previous page; the first events when absent.",
+              "in": "query",
+              "name": "after",
+              "required": false,
+              "schema": {
+               "maxLength": 30,
+               "pattern": "^[0-9]{1,19}$",
+               "type": "string"
+              }
+             },
+             {
+              "in": "query",
+              "name": "limit",
+              "required": false,
+              "schema": {
+               "default": 20,
+               "maximum": 100,
+               "minimum": 1,
+               "type": "integer"
+              }
+             },
+             {
+              "in": "query",
+              "name": "type",
+              "required": false,
+              "schema": {
+               "$ref": "#/components/schemas/EventType"
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/EventList"
+                }
+               }
+              },
+              "description": "A page (empty when nothing happened since the cursor)."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "This key's events, oldest first, a page at a time (poll with the last page's next cursor)."
+           }
           },
           "/v1/frames": {
            "get": {
@@ -1437,6 +1607,38 @@ enum OpenAPIDocument {
              }
             }
            ]
+          },
+          "/v1/print-runs/{id}/mailed": {
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ],
+           "post": {
+            "operationId": "mailPrintRun",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/PrintRun"
+                }
+               }
+              },
+              "description": "The run, with the time it was mailed."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Record that the run was handed to the post; its printed cards become mailed (again changes nothing)."
+           }
           },
           "/v1/print-runs/{id}/manifest.csv": {
            "get": {

@@ -581,7 +581,109 @@ extension Components {
             case failed = "failed"
             case cancelled = "cancelled"
             case printed = "printed"
+            case mailed = "mailed"
         }
+        /// When the card reached each status it has been through (RFC 3339, UTC).
+        ///
+        /// - Remark: Generated from `#/components/schemas/StatusTimes`.
+        internal struct StatusTimes: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/queued`.
+            internal var queued: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/ready`.
+            internal var ready: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/failed`.
+            internal var failed: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/cancelled`.
+            internal var cancelled: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/printed`.
+            internal var printed: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/mailed`.
+            internal var mailed: Foundation.Date?
+            /// Creates a new `StatusTimes`.
+            ///
+            /// - Parameters:
+            ///   - queued:
+            ///   - ready:
+            ///   - failed:
+            ///   - cancelled:
+            ///   - printed:
+            ///   - mailed:
+            internal init(
+                queued: Foundation.Date? = nil,
+                ready: Foundation.Date? = nil,
+                failed: Foundation.Date? = nil,
+                cancelled: Foundation.Date? = nil,
+                printed: Foundation.Date? = nil,
+                mailed: Foundation.Date? = nil
+            ) {
+                self.queued = queued
+                self.ready = ready
+                self.failed = failed
+                self.cancelled = cancelled
+                self.printed = printed
+                self.mailed = mailed
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case queued
+                case ready
+                case failed
+                case cancelled
+                case printed
+                case mailed
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.queued = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .queued
+                )
+                self.ready = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .ready
+                )
+                self.failed = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .failed
+                )
+                self.cancelled = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .cancelled
+                )
+                self.printed = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .printed
+                )
+                self.mailed = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .mailed
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "queued",
+                    "ready",
+                    "failed",
+                    "cancelled",
+                    "printed",
+                    "mailed"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EventType`.
+        internal enum EventType: String, Codable, Hashable, Sendable, CaseIterable {
+            case card_queued = "card.queued"
+            case card_ready = "card.ready"
+            case card_failed = "card.failed"
+            case card_cancelled = "card.cancelled"
+            case card_printed = "card.printed"
+            case card_mailed = "card.mailed"
+            case printRun_created = "print_run.created"
+            case printRun_mailed = "print_run.mailed"
+        }
+        /// Something that happened, in the Standard Webhooks body's shape: the card as GET /v1/cards/{id} showed it then (card.*), or the run as GET /v1/print-runs/{id} did (print_run.*).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Event`.
+        internal typealias Event = EventShape
+        /// - Remark: Generated from `#/components/schemas/EventList`.
+        internal typealias EventList = EventListShape
         /// - Remark: Generated from `#/components/schemas/CreatedCard`.
         internal typealias CreatedCard = CreatedCardShape
         /// - Remark: Generated from `#/components/schemas/CreatedCards`.

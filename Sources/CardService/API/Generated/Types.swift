@@ -74,6 +74,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/print-runs/{id}`.
     /// - Remark: Generated from `#/paths//v1/print-runs/{id}/get(getPrintRun)`.
     func getPrintRun(_ input: Operations.GetPrintRun.Input) async throws -> Operations.GetPrintRun.Output
+    /// Record that the run was handed to the post; its printed cards become mailed (again changes nothing).
+    ///
+    /// - Remark: HTTP `POST /v1/print-runs/{id}/mailed`.
+    /// - Remark: Generated from `#/paths//v1/print-runs/{id}/mailed/post(mailPrintRun)`.
+    func mailPrintRun(_ input: Operations.MailPrintRun.Input) async throws -> Operations.MailPrintRun.Output
+    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
+    ///
+    /// - Remark: HTTP `GET /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
+    func listEvents(_ input: Operations.ListEvents.Input) async throws -> Operations.ListEvents.Output
     /// One imposed, preflighted sheet file (PDF/X).
     ///
     /// - Remark: HTTP `GET /v1/print-runs/{id}/sheets/{sheet}`.
@@ -262,6 +272,32 @@ extension APIProtocol {
     ) async throws -> Operations.GetPrintRun.Output {
         try await getPrintRun(Operations.GetPrintRun.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Record that the run was handed to the post; its printed cards become mailed (again changes nothing).
+    ///
+    /// - Remark: HTTP `POST /v1/print-runs/{id}/mailed`.
+    /// - Remark: Generated from `#/paths//v1/print-runs/{id}/mailed/post(mailPrintRun)`.
+    internal func mailPrintRun(
+        path: Operations.MailPrintRun.Input.Path,
+        headers: Operations.MailPrintRun.Input.Headers = .init()
+    ) async throws -> Operations.MailPrintRun.Output {
+        try await mailPrintRun(Operations.MailPrintRun.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
+    ///
+    /// - Remark: HTTP `GET /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
+    internal func listEvents(
+        query: Operations.ListEvents.Input.Query = .init(),
+        headers: Operations.ListEvents.Input.Headers = .init()
+    ) async throws -> Operations.ListEvents.Output {
+        try await listEvents(Operations.ListEvents.Input(
+            query: query,
             headers: headers
         ))
     }

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Something that happened to a card or a print run, as the database keeps it: written in the
+/// transaction that made the change, numbered in the order those commit (`seq`), with the
+/// card or run as it was then (`state`, the record's JSON).
+struct EventRecord: Sendable, Equatable {
+    /// What happened, as the events are named (docs/service.md, "Events").
+    enum Kind: String, Sendable, CaseIterable {
+        case cardQueued = "card.queued"
+        case cardReady = "card.ready"
+        case cardFailed = "card.failed"
+        case cardCancelled = "card.cancelled"
+        case cardPrinted = "card.printed"
+        case cardMailed = "card.mailed"
+        case printRunCreated = "print_run.created"
+        case printRunMailed = "print_run.mailed"
+
+        /// The event of a card reaching `status`, for the statuses that have one.
+        static func card(_ status: CardRecord.Status) -> Kind? {
+            switch status {
+            case .queued: .cardQueued
+            case .ready: .cardReady
+            case .failed: .cardFailed
+            case .cancelled: .cardCancelled
+            case .printed: .cardPrinted
+            case .mailed: .cardMailed
+            case .rendering: nil
+            }
+        }
+
+        /// Whether the event's subject is a print run (else a card).
+        var isRun: Bool { rawValue.hasPrefix("print_run.") }
+    }
+
+    /// The order events committed in: the cursor of `GET /v1/events`.
+    let seq: Int
+    /// `evt_` and 128 random bits: the webhook's `webhook-id`.
+    let id: String
+    let owner: String
+    let kind: Kind
+    /// The card's or run's id.
+    let subject: String
+    /// The `CardRecord` or `PrintRunRecord` as JSON, as it was when the event happened.
+    let state: String
+    /// Milliseconds since 1970.
+    let created: Int
+
+    /// An event not yet written: what happened and the record as it is now.
+    struct New: Sendable {
+        let kind: Kind
+        let owner: String
+        let subject: String
+        let state: String
+
+        /// The card `card` reaching its status now.
+        static func card(_ card: CardRecord) -> New? {
+            Kind.card(card.status).map {
+                New(kind: $0, owner: card.owner, subject: card.id, state: EventRecord.json(card))
+            }
+        }
+
+        /// `kind` happening to the run `run`.
+        static func run(_ kind: Kind, _ run: PrintRunRecord) -> New {
+            New(kind: kind, owner: run.owner, subject: run.id, state: EventRecord.json(run))
+        }
+    }
+
+    /// The card this event carries, for a card event.
+    var card: CardRecord? {
+        kind.isRun ? nil : try? JSONDecoder().decode(CardRecord.self, from: Data(state.utf8))
+    }
+
+    /// The run this event carries, for a print run event.
+    var run: PrintRunRecord? {
+        kind.isRun ? try? JSONDecoder().decode(PrintRunRecord.self, from: Data(state.utf8)) : nil
+    }
+
+    /// A record as the JSON an event keeps (keys sorted: the same record, the same text).
+    static func json(_ record: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // A record of strings and integers always encodes.
+        return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
