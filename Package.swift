@@ -245,6 +245,7 @@ let package = Package(
                 "ServerShell", "ImageCore", "PhotoSources", "Thumbnails", "Mail", "PressKit", "CardKit", "VipsKit",
                 "RenderCache",
                 "CardPipeline",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -36,6 +36,8 @@ typeOverrides:
     PrintRun: PrintRunShape
     Event: EventShape
     EventList: EventListShape
+    WebhookEndpoint: WebhookEndpointShape
+    WebhookEndpointWithSecret: WebhookEndpointShape
     DepositManifest: DepositManifestShape
 YAML
 rm -rf "$service/Generated"

@@ -43,6 +43,16 @@ if [[ ! -x $thumbhash_venv/bin/python ]] || ! "$thumbhash_venv/bin/python" -c "i
     -r "$(dirname "${BASH_SOURCE[0]}")/thumbhash.txt" >&2
 fi
 
+# Standard Webhooks' reference library, with which the webhook tests' receiver verifies each
+# message it gets (Tests/webhooks/receiver.py), pinned by hash, in its own venv.
+webhooks_venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/services/standardwebhooks"
+if [[ ! -x $webhooks_venv/bin/python ]] || ! "$webhooks_venv/bin/python" -c "import standardwebhooks" 2>/dev/null; then
+  echo "setup: installing the Standard Webhooks reference into $webhooks_venv" >&2
+  python3 -m venv "$webhooks_venv"
+  "$webhooks_venv/bin/pip" install -q --no-deps --require-hashes \
+    -r "$(dirname "${BASH_SOURCE[0]}")/standardwebhooks.txt" >&2
+fi
+
 # axe-core's JavaScript (axe.min.js), which the studio's browser tests inject to audit the
 # page's accessibility (StudioBrowserTests, scenario audit): PyPI's axe-core-python bundles
 # it; pinned by hash, in its own venv under .build (only the .js file is used).

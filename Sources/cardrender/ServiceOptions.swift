@@ -99,6 +99,12 @@ struct ServiceNodeOptions: ParsableArguments {
             valueName: "code"))
     var postedFrom: String = "FR"
 
+    @Flag(
+        help:
+            "Let webhook endpoints be loopback receivers (http://127.0.0.1:PORT/...), for a receiver on this machine; private and link-local addresses stay refused."
+    )
+    var allowLoopbackWebhooks = false
+
     func validate() throws {
         try PostedFrom.validate(postedFrom)
         guard renderWorkers >= 1 else {
@@ -185,6 +191,7 @@ struct ServiceNodeOptions: ParsableArguments {
             nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
         )
         configuration.bodyTimeout = .seconds(bodyTimeout)
+        configuration.webhooks.allowLoopback = allowLoopbackWebhooks
         return PostcardService(configuration: configuration, logger: logger)
     }
 }

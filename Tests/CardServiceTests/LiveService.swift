@@ -122,6 +122,7 @@ struct LiveService: Sendable {
         _ database: DatabaseKind, requestsPerSecond: Double = 1000, lease: Duration = .seconds(60),
         maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, bodyTimeout: Duration = .seconds(30),
         failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5),
+        webhooks: WebhookSettings = WebhookSettings(),
         _ body: @Sendable (LiveService) async throws -> T
     ) async throws -> T {
         let directory = try Fixtures.scratchDirectory("service")
@@ -135,6 +136,7 @@ struct LiveService: Sendable {
             previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
         configuration.bodyTimeout = bodyTimeout
         configuration.failedAuthentications = failedAuthentications
+        configuration.webhooks = webhooks
         let service = PostcardService(configuration: configuration, logger: logger)
         // Mounted as `cardrender serve --data` mounts them: the thumbnail routes (no root), `/v1`
         // and `/studio`.

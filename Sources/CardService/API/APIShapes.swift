@@ -124,17 +124,20 @@ struct EventShape: Codable, Hashable, Sendable {
     var timestamp: String
     var data: EventData
 
-    /// The card (`card.*`) or the run (`print_run.*`).
+    /// The card (`card.*`), the run (`print_run.*`) or the endpoint (`webhook_endpoint.*`).
     enum EventData: Codable, Hashable, Sendable {
         case card(CardShape)
         case run(PrintRunShape)
+        case endpoint(WebhookEndpointShape)
 
         init(from decoder: any Decoder) throws {
-            // A card has a status; a run has sheets.
+            // A card has a status; a run has sheets; an endpoint a URL.
             if let card = try? CardShape(from: decoder) {
                 self = .card(card)
+            } else if let run = try? PrintRunShape(from: decoder) {
+                self = .run(run)
             } else {
-                self = .run(try PrintRunShape(from: decoder))
+                self = .endpoint(try WebhookEndpointShape(from: decoder))
             }
         }
 
@@ -142,8 +145,42 @@ struct EventShape: Codable, Hashable, Sendable {
             switch self {
             case .card(let card): try card.encode(to: encoder)
             case .run(let run): try run.encode(to: encoder)
+            case .endpoint(let endpoint): try endpoint.encode(to: encoder)
             }
         }
+    }
+}
+
+/// A webhook's body, as Standard Webhooks shapes it: `{"type", "timestamp", "data"}` (the
+/// event's id travels in the `webhook-id` header).
+struct WebhookBody: Encodable, Sendable {
+    var type: String
+    var timestamp: String
+    var data: EventShape.EventData
+}
+
+/// A webhook endpoint: `{"id", "url", "types", "description", "created", "disabled"}`, and
+/// its `secret` only when just made or rotated.
+struct WebhookEndpointShape: Codable, Hashable, Sendable {
+    var id: String
+    var url: String
+    var types: [String]
+    var description: String
+    /// RFC 3339.
+    var created: String
+    /// RFC 3339, or null while it receives events.
+    var disabled: String?
+    var secret: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(url, forKey: .url)
+        try container.encode(types, forKey: .types)
+        try container.encode(description, forKey: .description)
+        try container.encode(created, forKey: .created)
+        try container.encode(disabled, forKey: .disabled)
+        try container.encodeIfPresent(secret, forKey: .secret)
     }
 }
 

@@ -1,6 +1,12 @@
 import HTTPTypes
 import Logging
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The operations of a card's life after its print run, and the events.
 extension PostcardAPI {
     func mailPrintRun(_ input: Operations.MailPrintRun.Input) async throws -> Operations.MailPrintRun.Output {
@@ -46,10 +52,18 @@ extension PostcardAPI {
             data = .card(self.card(card))
         } else if let run = event.run {
             data = .run(Self.run(run))
+        } else if let endpoint = event.endpoint {
+            data = .endpoint(Self.endpoint(endpoint, secret: nil))
         } else {
             return nil
         }
         return EventShape(
             id: event.id, type: event.kind.rawValue, timestamp: ServiceClock.rfc3339(event.created), data: data)
+    }
+
+    /// The message a webhook carries for `event`: `{"type", "timestamp", "data"}`, keys sorted.
+    func webhookBody(_ event: EventRecord) -> Data? {
+        guard let shown = self.event(event) else { return nil }
+        return try? Self.json(WebhookBody(type: shown.type, timestamp: shown.timestamp, data: shown.data))
     }
 }

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// The postcard API as a group of the server (`/v1`): a Hummingbird `Router` with the
 /// generated operations of `openapi.yaml` and the document itself, every request through
 /// `ServiceMiddleware` (keys, rates, bodies, the document's checks); the queue that renders
-/// what is ordered runs beside it, and its metrics follow the requests' at `/metrics`.
+/// what is ordered and the sender of its webhooks run beside it, and its metrics follow the requests' at `/metrics`.
 public enum PostcardRoutes {
     /// Where the group is mounted (`openapi.yaml`'s paths begin with it).
     public static let path = "/v1"
@@ -40,9 +40,11 @@ public enum PostcardRoutes {
             return Response(
                 status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
-        try PostcardAPI(service: service).registerHandlers(on: router)
+        let api = PostcardAPI(service: service)
+        try api.registerHandlers(on: router)
         return RouteGroup(
-            path: path, label: "v1", responder: router.buildResponder(), services: [CardQueue(service: service)],
+            path: path, label: "v1", responder: router.buildResponder(),
+            services: [CardQueue(service: service), WebhookDispatcher(service: service, body: api.webhookBody)],
             metrics: { await service.metrics.exposition(book: service.book) })
     }
 }

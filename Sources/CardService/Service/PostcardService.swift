@@ -58,6 +58,8 @@ public final class PostcardService: Sendable {
         /// Requests without a valid key an address may send at once (`burst`), then one every
         /// `1 / perSecond` seconds; past that its requests are 429.
         public var failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5)
+        /// How webhooks are sent.
+        public var webhooks = WebhookSettings()
 
         public init(
             database: any ServiceDatabase, store: ContentStore, settings: CardSettings = .init(),

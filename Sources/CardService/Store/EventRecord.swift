@@ -9,7 +9,7 @@
 /// card or run as it was then (`state`, the record's JSON).
 struct EventRecord: Sendable, Equatable {
     /// What happened, as the events are named (docs/service.md, "Events").
-    enum Kind: String, Sendable, CaseIterable {
+    enum Kind: String, Sendable, CaseIterable, Codable {
         case cardQueued = "card.queued"
         case cardReady = "card.ready"
         case cardFailed = "card.failed"
@@ -18,6 +18,7 @@ struct EventRecord: Sendable, Equatable {
         case cardMailed = "card.mailed"
         case printRunCreated = "print_run.created"
         case printRunMailed = "print_run.mailed"
+        case webhookEndpointDisabled = "webhook_endpoint.disabled"
 
         /// The event of a card reaching `status`, for the statuses that have one.
         static func card(_ status: CardRecord.Status) -> Kind? {
@@ -32,8 +33,11 @@ struct EventRecord: Sendable, Equatable {
             }
         }
 
-        /// Whether the event's subject is a print run (else a card).
+        /// Whether the event's subject is a print run.
         var isRun: Bool { rawValue.hasPrefix("print_run.") }
+
+        /// Whether the event's subject is a card.
+        var isCard: Bool { rawValue.hasPrefix("card.") }
     }
 
     /// The order events committed in: the cursor of `GET /v1/events`.
@@ -63,6 +67,16 @@ struct EventRecord: Sendable, Equatable {
             }
         }
 
+        /// The endpoint `endpoint` disabled now (its secrets never written into the event).
+        static func disabled(_ endpoint: WebhookEndpointRecord) -> New {
+            var shown = endpoint
+            shown.secret = ""
+            shown.previousSecret = nil
+            return New(
+                kind: .webhookEndpointDisabled, owner: endpoint.owner, subject: endpoint.id,
+                state: EventRecord.json(shown))
+        }
+
         /// `kind` happening to the run `run`.
         static func run(_ kind: Kind, _ run: PrintRunRecord) -> New {
             New(kind: kind, owner: run.owner, subject: run.id, state: EventRecord.json(run))
@@ -71,7 +85,13 @@ struct EventRecord: Sendable, Equatable {
 
     /// The card this event carries, for a card event.
     var card: CardRecord? {
-        kind.isRun ? nil : try? JSONDecoder().decode(CardRecord.self, from: Data(state.utf8))
+        kind.isCard ? try? JSONDecoder().decode(CardRecord.self, from: Data(state.utf8)) : nil
+    }
+
+    /// The endpoint this event carries, for a webhook endpoint's event.
+    var endpoint: WebhookEndpointRecord? {
+        kind == .webhookEndpointDisabled
+            ? try? JSONDecoder().decode(WebhookEndpointRecord.self, from: Data(state.utf8)) : nil
     }
 
     /// The run this event carries, for a print run event.

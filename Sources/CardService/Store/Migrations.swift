@@ -72,6 +72,29 @@ enum Migrations {
                 "CREATE INDEX events_owner ON events (owner, seq)",
             ]
         ),
+        (
+            5,
+            // Webhook endpoints (their secrets kept: each message is signed with them), and
+            // one delivery per event and endpoint, written with the event: the outbox.
+            [
+                """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY, owner TEXT NOT NULL, url TEXT NOT NULL, types TEXT NOT NULL,
+                    description TEXT NOT NULL, secret TEXT NOT NULL, previous_secret TEXT,
+                    previous_until BIGINT, failing_since BIGINT, disabled BIGINT, created BIGINT NOT NULL)
+                """,
+                "CREATE INDEX webhook_endpoints_owner ON webhook_endpoints (owner, created)",
+                """
+                CREATE TABLE deliveries (
+                    event TEXT NOT NULL, endpoint TEXT NOT NULL, seq BIGINT NOT NULL, subject TEXT NOT NULL,
+                    status TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0, next_attempt BIGINT NOT NULL,
+                    lease_token TEXT, lease_until BIGINT, last_error TEXT, created BIGINT NOT NULL,
+                    PRIMARY KEY (event, endpoint))
+                """,
+                "CREATE INDEX deliveries_due ON deliveries (status, next_attempt)",
+                "CREATE INDEX deliveries_subject ON deliveries (endpoint, subject, seq)",
+            ]
+        ),
     ]
 
     /// Stands in a statement for the database's own auto-numbered key column.

@@ -13,11 +13,29 @@ extension OrderBook {
         }
         let now = ServiceClock.milliseconds()
         for event in events {
+            let id = newID("evt")
+            guard
+                let seq = try await sql.execute(
+                    """
+                    INSERT INTO events (id, owner, type, subject, state, created) VALUES ($1, $2, $3, $4, $5, $6)
+                    RETURNING seq
+                    """,
+                    [
+                        .text(id), .text(event.owner), .text(event.kind.rawValue), .text(event.subject),
+                        .text(event.state), .int(now),
+                    ]
+                ).first?.int("seq")
+            else { throw ServiceDatabaseError(reason: "an event was written without its number", code: nil) }
+            // The outbox: one delivery per endpoint of the key that wants this type, due now.
             _ = try await sql.execute(
-                "INSERT INTO events (id, owner, type, subject, state, created) VALUES ($1, $2, $3, $4, $5, $6)",
+                """
+                INSERT INTO deliveries (event, endpoint, seq, subject, status, next_attempt, created)
+                SELECT $1, id, $2, $3, 'pending', $4, $4 FROM webhook_endpoints
+                WHERE owner = $5 AND disabled IS NULL AND (types = '*' OR types LIKE $6)
+                """,
                 [
-                    .text(newID("evt")), .text(event.owner), .text(event.kind.rawValue), .text(event.subject),
-                    .text(event.state), .int(now),
+                    .text(id), .int(seq), .text(event.subject), .int(now), .text(event.owner),
+                    .text("%," + event.kind.rawValue + ",%"),
                 ])
         }
     }
@@ -28,7 +46,7 @@ extension OrderBook {
     func events(owner: String, after: Int?, limit: Int, kind: EventRecord.Kind?) async throws
         -> (events: [EventRecord], more: Bool)
     {
-        var sql = "SELECT seq, id, type, subject, state, created FROM events WHERE owner = $1 AND seq > $2"
+        var sql = "SELECT seq, id, owner, type, subject, state, created FROM events WHERE owner = $1 AND seq > $2"
         var binds: [SQLValue] = [.text(owner), .int(after ?? 0)]
         if let kind {
             binds.append(.text(kind.rawValue))
@@ -36,14 +54,7 @@ extension OrderBook {
         }
         binds.append(.int(limit + 1))
         sql += " ORDER BY seq LIMIT $\(binds.count)"
-        let events = try await database.execute(sql, binds).compactMap { row -> EventRecord? in
-            guard let seq = row.int("seq"), let id = row.text("id"),
-                let kind = row.text("type").flatMap(EventRecord.Kind.init(rawValue:)),
-                let subject = row.text("subject"), let state = row.text("state"), let created = row.int("created")
-            else { return nil }
-            return EventRecord(
-                seq: seq, id: id, owner: owner, kind: kind, subject: subject, state: state, created: created)
-        }
+        let events = try await database.execute(sql, binds).compactMap(Self.event(row:))
         return (Array(events.prefix(limit)), events.count > limit)
     }
 }

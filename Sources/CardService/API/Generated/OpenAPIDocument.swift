@@ -559,6 +559,9 @@ enum OpenAPIDocument {
                },
                {
                 "$ref": "#/components/schemas/PrintRun"
+               },
+               {
+                "$ref": "#/components/schemas/WebhookEndpoint"
                }
               ]
              },
@@ -617,7 +620,8 @@ enum OpenAPIDocument {
              "card.printed",
              "card.mailed",
              "print_run.created",
-             "print_run.mailed"
+             "print_run.mailed",
+             "webhook_endpoint.disabled"
             ],
             "type": "string"
            },
@@ -889,6 +893,31 @@ enum OpenAPIDocument {
             ],
             "type": "object"
            },
+           "ReplayAnswer": {
+            "properties": {
+             "events": {
+              "type": "integer"
+             }
+            },
+            "required": [
+             "events"
+            ],
+            "type": "object"
+           },
+           "ReplayOrder": {
+            "additionalProperties": false,
+            "properties": {
+             "since": {
+              "format": "date-time",
+              "maxLength": 40,
+              "type": "string"
+             }
+            },
+            "required": [
+             "since"
+            ],
+            "type": "object"
+           },
            "StatusTimes": {
             "additionalProperties": false,
             "description": "When the card reached each status it has been through (RFC 3339, UTC).",
@@ -949,6 +978,130 @@ enum OpenAPIDocument {
              "scale",
              "rotation",
              "offset"
+            ],
+            "type": "object"
+           },
+           "WebhookEndpoint": {
+            "properties": {
+             "created": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "description": {
+              "type": "string"
+             },
+             "disabled": {
+              "description": "When it was disabled for failing too long (RFC 3339), null while it receives events.",
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "id": {
+              "type": "string"
+             },
+             "types": {
+              "items": {
+               "$ref": "#/components/schemas/EventType"
+              },
+              "type": "array"
+             },
+             "url": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "id",
+             "url",
+             "types",
+             "description",
+             "created",
+             "disabled"
+            ],
+            "type": "object"
+           },
+           "WebhookEndpointList": {
+            "properties": {
+             "endpoints": {
+              "items": {
+               "$ref": "#/components/schemas/WebhookEndpoint"
+              },
+              "type": "array"
+             }
+            },
+            "required": [
+             "endpoints"
+            ],
+            "type": "object"
+           },
+           "WebhookEndpointOrder": {
+            "additionalProperties": false,
+            "properties": {
+             "description": {
+              "maxLength": 500,
+              "type": "string"
+             },
+             "types": {
+              "description": "The event types it receives; every type when absent or empty.",
+              "items": {
+               "$ref": "#/components/schemas/EventType"
+              },
+              "maxItems": 20,
+              "type": "array",
+              "uniqueItems": true
+             },
+             "url": {
+              "description": "https (http only to a loopback receiver when the server allows it); not a private address.",
+              "maxLength": 2048,
+              "minLength": 1,
+              "type": "string"
+             }
+            },
+            "required": [
+             "url"
+            ],
+            "type": "object"
+           },
+           "WebhookEndpointWithSecret": {
+            "properties": {
+             "created": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "description": {
+              "type": "string"
+             },
+             "disabled": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "id": {
+              "type": "string"
+             },
+             "secret": {
+              "description": "whsec_ and the key in base64; shown once.",
+              "type": "string"
+             },
+             "types": {
+              "items": {
+               "$ref": "#/components/schemas/EventType"
+              },
+              "type": "array"
+             },
+             "url": {
+              "type": "string"
+             }
+            },
+            "required": [
+             "id",
+             "url",
+             "types",
+             "description",
+             "created",
+             "disabled",
+             "secret"
             ],
             "type": "object"
            }
@@ -1746,6 +1899,174 @@ enum OpenAPIDocument {
              }
             }
            ]
+          },
+          "/v1/webhook-endpoints": {
+           "get": {
+            "operationId": "listWebhookEndpoints",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpointList"
+                }
+               }
+              },
+              "description": "The endpoints."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "This key's endpoints, oldest first (without their secrets)."
+           },
+           "post": {
+            "operationId": "createWebhookEndpoint",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/WebhookEndpointOrder"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "201": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                }
+               }
+              },
+              "description": "The endpoint, with its secret (shown this once)."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once."
+           }
+          },
+          "/v1/webhook-endpoints/{id}": {
+           "delete": {
+            "operationId": "deleteWebhookEndpoint",
+            "responses": {
+             "204": {
+              "description": "Removed."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Remove an endpoint; what was still to be sent to it is dropped."
+           },
+           "get": {
+            "operationId": "getWebhookEndpoint",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpoint"
+                }
+               }
+              },
+              "description": "The endpoint."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "An endpoint (without its secret)."
+           },
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ]
+          },
+          "/v1/webhook-endpoints/{id}/replay": {
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ],
+           "post": {
+            "operationId": "replayWebhooks",
+            "requestBody": {
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/ReplayOrder"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "202": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/ReplayAnswer"
+                }
+               }
+              },
+              "description": "How many events are to be sent."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Send this key's events since a time to the endpoint again (enabling it again if it was disabled)."
+           }
+          },
+          "/v1/webhook-endpoints/{id}/secret": {
+           "parameters": [
+            {
+             "in": "path",
+             "name": "id",
+             "required": true,
+             "schema": {
+              "maxLength": 100,
+              "type": "string"
+             }
+            }
+           ],
+           "post": {
+            "operationId": "rotateWebhookSecret",
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/WebhookEndpointWithSecret"
+                }
+               }
+              },
+              "description": "The endpoint, with its new secret."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "A new secret, shown once; the old one keeps signing beside it for 24 hours."
+           }
           }
          },
          "security": [

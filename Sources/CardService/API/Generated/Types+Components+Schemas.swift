@@ -677,11 +677,124 @@ extension Components {
             case card_mailed = "card.mailed"
             case printRun_created = "print_run.created"
             case printRun_mailed = "print_run.mailed"
+            case webhookEndpoint_disabled = "webhook_endpoint.disabled"
         }
         /// Something that happened, in the Standard Webhooks body's shape: the card as GET /v1/cards/{id} showed it then (card.*), or the run as GET /v1/print-runs/{id} did (print_run.*).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         internal typealias Event = EventShape
+        /// - Remark: Generated from `#/components/schemas/WebhookEndpointOrder`.
+        internal struct WebhookEndpointOrder: Codable, Hashable, Sendable {
+            /// https (http only to a loopback receiver when the server allows it); not a private address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpointOrder/url`.
+            internal var url: Swift.String
+            /// The event types it receives; every type when absent or empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpointOrder/types`.
+            internal var types: [Components.Schemas.EventType]?
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpointOrder/description`.
+            internal var description: Swift.String?
+            /// Creates a new `WebhookEndpointOrder`.
+            ///
+            /// - Parameters:
+            ///   - url: https (http only to a loopback receiver when the server allows it); not a private address.
+            ///   - types: The event types it receives; every type when absent or empty.
+            ///   - description:
+            internal init(
+                url: Swift.String,
+                types: [Components.Schemas.EventType]? = nil,
+                description: Swift.String? = nil
+            ) {
+                self.url = url
+                self.types = types
+                self.description = description
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case url
+                case types
+                case description
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.url = try container.decode(
+                    Swift.String.self,
+                    forKey: .url
+                )
+                self.types = try container.decodeIfPresent(
+                    [Components.Schemas.EventType].self,
+                    forKey: .types
+                )
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "url",
+                    "types",
+                    "description"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookEndpoint`.
+        internal typealias WebhookEndpoint = WebhookEndpointShape
+        /// - Remark: Generated from `#/components/schemas/WebhookEndpointWithSecret`.
+        internal typealias WebhookEndpointWithSecret = WebhookEndpointShape
+        /// - Remark: Generated from `#/components/schemas/WebhookEndpointList`.
+        internal struct WebhookEndpointList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpointList/endpoints`.
+            internal var endpoints: [Components.Schemas.WebhookEndpoint]
+            /// Creates a new `WebhookEndpointList`.
+            ///
+            /// - Parameters:
+            ///   - endpoints:
+            internal init(endpoints: [Components.Schemas.WebhookEndpoint]) {
+                self.endpoints = endpoints
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case endpoints
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReplayOrder`.
+        internal struct ReplayOrder: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReplayOrder/since`.
+            internal var since: Foundation.Date
+            /// Creates a new `ReplayOrder`.
+            ///
+            /// - Parameters:
+            ///   - since:
+            internal init(since: Foundation.Date) {
+                self.since = since
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case since
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.since = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "since"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReplayAnswer`.
+        internal struct ReplayAnswer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReplayAnswer/events`.
+            internal var events: Swift.Int
+            /// Creates a new `ReplayAnswer`.
+            ///
+            /// - Parameters:
+            ///   - events:
+            internal init(events: Swift.Int) {
+                self.events = events
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case events
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/EventList`.
         internal typealias EventList = EventListShape
         /// - Remark: Generated from `#/components/schemas/CreatedCard`.

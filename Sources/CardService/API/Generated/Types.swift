@@ -84,6 +84,36 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
     func listEvents(_ input: Operations.ListEvents.Input) async throws -> Operations.ListEvents.Output
+    /// This key's endpoints, oldest first (without their secrets).
+    ///
+    /// - Remark: HTTP `GET /v1/webhook-endpoints`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/get(listWebhookEndpoints)`.
+    func listWebhookEndpoints(_ input: Operations.ListWebhookEndpoints.Input) async throws -> Operations.ListWebhookEndpoints.Output
+    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once.
+    ///
+    /// - Remark: HTTP `POST /v1/webhook-endpoints`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/post(createWebhookEndpoint)`.
+    func createWebhookEndpoint(_ input: Operations.CreateWebhookEndpoint.Input) async throws -> Operations.CreateWebhookEndpoint.Output
+    /// An endpoint (without its secret).
+    ///
+    /// - Remark: HTTP `GET /v1/webhook-endpoints/{id}`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/get(getWebhookEndpoint)`.
+    func getWebhookEndpoint(_ input: Operations.GetWebhookEndpoint.Input) async throws -> Operations.GetWebhookEndpoint.Output
+    /// Remove an endpoint; what was still to be sent to it is dropped.
+    ///
+    /// - Remark: HTTP `DELETE /v1/webhook-endpoints/{id}`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/delete(deleteWebhookEndpoint)`.
+    func deleteWebhookEndpoint(_ input: Operations.DeleteWebhookEndpoint.Input) async throws -> Operations.DeleteWebhookEndpoint.Output
+    /// A new secret, shown once; the old one keeps signing beside it for 24 hours.
+    ///
+    /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/secret`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/secret/post(rotateWebhookSecret)`.
+    func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
+    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled).
+    ///
+    /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/replay`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)`.
+    func replayWebhooks(_ input: Operations.ReplayWebhooks.Input) async throws -> Operations.ReplayWebhooks.Output
     /// One imposed, preflighted sheet file (PDF/X).
     ///
     /// - Remark: HTTP `GET /v1/print-runs/{id}/sheets/{sheet}`.
@@ -299,6 +329,80 @@ extension APIProtocol {
         try await listEvents(Operations.ListEvents.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// This key's endpoints, oldest first (without their secrets).
+    ///
+    /// - Remark: HTTP `GET /v1/webhook-endpoints`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/get(listWebhookEndpoints)`.
+    internal func listWebhookEndpoints(headers: Operations.ListWebhookEndpoints.Input.Headers = .init()) async throws -> Operations.ListWebhookEndpoints.Output {
+        try await listWebhookEndpoints(Operations.ListWebhookEndpoints.Input(headers: headers))
+    }
+    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once.
+    ///
+    /// - Remark: HTTP `POST /v1/webhook-endpoints`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/post(createWebhookEndpoint)`.
+    internal func createWebhookEndpoint(
+        headers: Operations.CreateWebhookEndpoint.Input.Headers = .init(),
+        body: Operations.CreateWebhookEndpoint.Input.Body
+    ) async throws -> Operations.CreateWebhookEndpoint.Output {
+        try await createWebhookEndpoint(Operations.CreateWebhookEndpoint.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// An endpoint (without its secret).
+    ///
+    /// - Remark: HTTP `GET /v1/webhook-endpoints/{id}`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/get(getWebhookEndpoint)`.
+    internal func getWebhookEndpoint(
+        path: Operations.GetWebhookEndpoint.Input.Path,
+        headers: Operations.GetWebhookEndpoint.Input.Headers = .init()
+    ) async throws -> Operations.GetWebhookEndpoint.Output {
+        try await getWebhookEndpoint(Operations.GetWebhookEndpoint.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Remove an endpoint; what was still to be sent to it is dropped.
+    ///
+    /// - Remark: HTTP `DELETE /v1/webhook-endpoints/{id}`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/delete(deleteWebhookEndpoint)`.
+    internal func deleteWebhookEndpoint(
+        path: Operations.DeleteWebhookEndpoint.Input.Path,
+        headers: Operations.DeleteWebhookEndpoint.Input.Headers = .init()
+    ) async throws -> Operations.DeleteWebhookEndpoint.Output {
+        try await deleteWebhookEndpoint(Operations.DeleteWebhookEndpoint.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A new secret, shown once; the old one keeps signing beside it for 24 hours.
+    ///
+    /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/secret`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/secret/post(rotateWebhookSecret)`.
+    internal func rotateWebhookSecret(
+        path: Operations.RotateWebhookSecret.Input.Path,
+        headers: Operations.RotateWebhookSecret.Input.Headers = .init()
+    ) async throws -> Operations.RotateWebhookSecret.Output {
+        try await rotateWebhookSecret(Operations.RotateWebhookSecret.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled).
+    ///
+    /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/replay`.
+    /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)`.
+    internal func replayWebhooks(
+        path: Operations.ReplayWebhooks.Input.Path,
+        headers: Operations.ReplayWebhooks.Input.Headers = .init(),
+        body: Operations.ReplayWebhooks.Input.Body
+    ) async throws -> Operations.ReplayWebhooks.Output {
+        try await replayWebhooks(Operations.ReplayWebhooks.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// One imposed, preflighted sheet file (PDF/X).

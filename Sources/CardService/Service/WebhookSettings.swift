@@ -1,0 +1,34 @@
+/// How the service sends webhooks (docs/service.md, "Webhooks").
+public struct WebhookSettings: Sendable {
+    /// The waits after each failed attempt: Standard Webhooks' schedule (5 s, 5 min, 30 min,
+    /// 2 h, 5 h, 10 h, 10 h): eight attempts over about 28 hours, then the delivery is failed.
+    public var retries: [Duration] = [
+        .seconds(5), .seconds(300), .seconds(1800), .seconds(7200), .seconds(18000), .seconds(36000),
+        .seconds(36000),
+    ]
+    /// How long one attempt may take, from connecting to the answer's status (10 s).
+    public var timeout: Duration = .seconds(10)
+    /// An endpoint whose deliveries have all failed for this long is disabled (5 days).
+    public var disableAfter: Duration = .seconds(5 * 86400)
+    /// How long the previous secret keeps signing after a rotation (24 hours).
+    public var secretOverlap: Duration = .seconds(86400)
+    /// Whether endpoints may be loopback receivers (`serve --allow-loopback-webhooks`).
+    public var allowLoopback = false
+    /// The most of an answer's body read (the rest is not waited for).
+    public var maxResponseBytes = 64 << 10
+    /// Deliveries claimed at once, and sent at once, by this node.
+    public var batch = 64
+    /// How long a claimed delivery is this node's before another may send it.
+    public var lease: Duration = .seconds(60)
+    /// How long an idle sender waits before asking the database again.
+    public var idlePoll: Duration = .milliseconds(100)
+
+    public init() {}
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int {
+        Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,131 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where an endpoint may point: `https://` on a public address. A URL whose host resolves to
+/// a loopback, private, link-local, shared (CGNAT), multicast or reserved address is refused,
+/// so an API key cannot make the service call into its own network; with `serve
+/// --allow-loopback-webhooks`, loopback addresses (and plain `http://` to them) are allowed,
+/// for a receiver on the same machine. Checked when the endpoint is made and again before
+/// each delivery (a name may resolve elsewhere later).
+///
+/// The HTTP client resolves the name once more when it connects, so a name whose owner
+/// changes its answer between the two lookups (DNS rebinding, within its TTL) is not caught;
+/// closing that needs the client to connect to the address checked, which AsyncHTTPClient
+/// does not offer for HTTPS (the certificate names the host).
+struct WebhookAddress: Sendable {
+    /// Whether loopback receivers are allowed (`--allow-loopback-webhooks`).
+    let allowLoopback: Bool
+
+    /// Why `url` cannot be an endpoint, or nil when it can, its name resolved now.
+    func refusal(_ url: String) -> String? {
+        if let problem = Self.shape(url, allowLoopback: allowLoopback) { return problem }
+        guard let components = URLComponents(string: url), let host = components.host else {
+            return "url must be an absolute https URL"
+        }
+        let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let addresses = Self.resolve(name)
+        guard !addresses.isEmpty else { return "url's host \(name) does not resolve" }
+        for address in addresses {
+            if Self.isLoopback(address) {
+                if !allowLoopback { return "url resolves to a loopback address (\(address.text))" }
+            } else if Self.isForbidden(address) {
+                return "url resolves to a private or reserved address (\(address.text))"
+            }
+        }
+        if components.scheme == "http" && !addresses.allSatisfy(Self.isLoopback) {
+            return "url must be https (http only to a loopback receiver)"
+        }
+        return nil
+    }
+
+    /// What the URL itself must be, before any lookup.
+    static func shape(_ url: String, allowLoopback: Bool) -> String? {
+        guard url.utf8.count <= 2048 else { return "url is longer than 2048 bytes" }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else { return "url must be an absolute https URL; received \(url.prefix(100))" }
+        guard scheme == "https" || (scheme == "http" && allowLoopback) else {
+            return "url must be https; received \(scheme)"
+        }
+        guard components.user == nil && components.password == nil else {
+            return "url must not hold a user name or password"
+        }
+        guard components.fragment == nil else { return "url must not have a fragment" }
+        return nil
+    }
+
+    /// An IPv4 or IPv6 address, in network order.
+    struct Address: Sendable, Equatable {
+        let bytes: [UInt8]
+        var text: String {
+            if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+            return stride(from: 0, to: 16, by: 2).map { String(Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]), radix: 16) }
+                .joined(separator: ":")
+        }
+    }
+
+    /// Every address `name` resolves to (a literal address is itself).
+    static func resolve(_ name: String) -> [Address] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(name, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var found: [Address] = []
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let info = next {
+            if info.pointee.ai_family == AF_INET, let raw = info.pointee.ai_addr {
+                raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin_addr) { found.append(Address(bytes: Array($0))) }
+                }
+            } else if info.pointee.ai_family == AF_INET6, let raw = info.pointee.ai_addr {
+                raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin6_addr) { found.append(Address(bytes: Array($0))) }
+                }
+            }
+            next = info.pointee.ai_next
+        }
+        return found
+    }
+
+    /// 127.0.0.0/8 and ::1 (and IPv4 loopback mapped into IPv6).
+    static func isLoopback(_ address: Address) -> Bool {
+        let v4 = ipv4(address)
+        if let v4 { return v4[0] == 127 }
+        return address.bytes == [UInt8](repeating: 0, count: 15) + [1]
+    }
+
+    /// Private, link-local, shared, unspecified, multicast and reserved ranges (RFC 6890's
+    /// special-purpose registries, the parts a public receiver never has).
+    static func isForbidden(_ address: Address) -> Bool {
+        if isLoopback(address) { return true }
+        if let v4 = ipv4(address) {
+            let (a, b) = (v4[0], v4[1])
+            return a == 0 || a == 10 || (a == 100 && (64...127).contains(b)) || (a == 169 && b == 254)
+                || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168) || (a == 192 && b == 0 && v4[2] == 0)
+                || (a == 198 && (18...19).contains(b)) || a >= 224
+        }
+        let bytes = address.bytes
+        return bytes.allSatisfy { $0 == 0 }  // ::
+            || bytes[0] & 0xFE == 0xFC  // fc00::/7, unique local
+            || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)  // fe80::/10, link-local
+            || bytes[0] == 0xFF  // multicast
+            || (bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0D && bytes[3] == 0xB8)  // documentation
+            || (bytes[0] == 0x00 && bytes[1] == 0x64 && bytes[2] == 0xFF && bytes[3] == 0x9B)  // NAT64
+    }
+
+    /// The IPv4 address of a v4 address or a v4-mapped v6 one (::ffff:a.b.c.d).
+    static func ipv4(_ address: Address) -> [UInt8]? {
+        if address.bytes.count == 4 { return address.bytes }
+        if address.bytes.prefix(10).allSatisfy({ $0 == 0 }) && address.bytes[10] == 0xFF && address.bytes[11] == 0xFF {
+            return Array(address.bytes.suffix(4))
+        }
+        return nil
+    }
+}
