@@ -18,6 +18,7 @@ test_packages=(
   clang-format    # CI checks the C's format (.clang-format)
   postgresql-15   # the postcard service's suite runs on PostgreSQL too (each test process starts its own server)
   iproute2        # the service fleet test puts each node on its own test host (ip netns, veth)
+  nodejs          # docs/service.md's JavaScript webhook verifier runs in a test
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra   # the backs' addresses are read back with OCR (MailTests)
 )
 setup_install "${test_packages[@]}"

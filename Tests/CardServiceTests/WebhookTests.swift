@@ -39,6 +39,46 @@ struct WebhookTests {
         #expect(WebhookSignature.newSecret() != secret)
     }
 
+    @Test("docs/service.md's verification examples (Python, JavaScript) accept our message and refuse a changed one")
+    func documentedVerifiers() throws {
+        let doc = try String(contentsOfFile: Fixtures.root.path + "/docs/service.md", encoding: .utf8)
+        let secret = WebhookSignature.newSecret()
+        let body = #"{"data":{"id":"card_1"},"timestamp":"2026-11-27T10:00:00.000Z","type":"card.ready"}"#
+        let stamp = Int(Date().timeIntervalSince1970)
+        let signature = WebhookSignature.header(
+            id: "evt_1", timestamp: stamp, body: Data(body.utf8), secrets: [WebhookSignature.newSecret(), secret])
+        let headers =
+            #"{"webhook-id": "evt_1", "webhook-timestamp": "\#(stamp)", "webhook-signature": "\#(signature)"}"#
+        for (language, runner, call) in [
+            (
+                "python", "/usr/bin/python3",
+                "import json, sys\nh = json.loads(sys.argv[1])\nprint(verify(sys.argv[2], h, sys.argv[3].encode()), verify(sys.argv[2], h, sys.argv[3].encode() + b' '))"
+            ),
+            (
+                "javascript", "/usr/bin/node",
+                "const h = JSON.parse(process.argv[2]);\nconsole.log(verify(process.argv[3], h, Buffer.from(process.argv[4])) ? 'True' : 'False', verify(process.argv[3], h, Buffer.from(process.argv[4] + ' ')) ? 'True' : 'False');"
+            ),
+        ] {
+            let block = try #require(
+                doc.components(separatedBy: "```\(language)\n").dropFirst().first?
+                    .components(separatedBy: "```").first, "no \(language) example in docs/service.md")
+            guard FileManager.default.isExecutableFile(atPath: runner) else {
+                Issue.record("\(runner) is not installed: the \(language) example cannot be run")
+                continue
+            }
+            let script = try Fixtures.scratchDirectory("verify") + "/verify." + (language == "python" ? "py" : "js")
+            try (block + "\n" + call.replacingOccurrences(of: "\\n", with: "\n")).write(
+                toFile: script, atomically: true, encoding: .utf8)
+            let run = try Tools.run(
+                runner,
+                language == "python"
+                    ? ["-c", "exec(open('\(script)').read())", headers, secret, body] : [script, headers, secret, body])
+            #expect(
+                run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "True False",
+                "\(language): \(run.stdoutText) \(run.stderr)")
+        }
+    }
+
     @Test("endpoints must be https on a public address; loopback only when the server allows")
     func addresses() {
         let strict = WebhookAddress(allowLoopback: false)
