@@ -18,10 +18,13 @@ struct ServeOperationsTests {
 
         var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-        static func start(data: String, scratch: String) async throws -> Serve {
-            let log = scratch + "/serve.log"
+        /// Starts `serve --data DATA` with `extra` arguments, its output in `log`.
+        static func start(data: String, scratch: String, extra: [String] = [], log: String? = nil) async throws
+            -> Serve
+        {
+            let log = log ?? scratch + "/serve.log"
             let process = try StoppableProcess(
-                Tools.cardrender, ["serve", "--data", data, "--port", "0", "--cache", scratch + "/cache"],
+                Tools.cardrender, ["serve", "--data", data, "--port", "0", "--cache", scratch + "/cache"] + extra,
                 environment: ["XDG_CACHE_HOME": scratch + "/xdg"], output: log)
             var port: Int?
             _ = await Poll.until(seconds: 120) {

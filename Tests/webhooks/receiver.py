@@ -6,7 +6,7 @@ against the secrets in SECRETS (one per line, re-read on each request: the test 
 endpoint's secret there once it has it). What the receiver answers is read from MODE on each
 request: `ok` (204), `500`, or `slow SECONDS` (answers 204 after that long). Each request is
 appended to LOG as one JSON line: {"id", "type", "subject", "status", "verified", "signatures",
-"answered", "at"}.
+"answered", "at"}; a slow answer also logs its arrival first, with "answered": 0.
 
     receiver.py PORT SECRETS MODE LOG
 PORT 0 picks a free port; the port is printed on stdout's first line.
@@ -47,22 +47,27 @@ class Receiver(BaseHTTPRequestHandler):
             except WebhookVerificationError:
                 continue
         mode = read(mode_path, "ok").split()
-        if mode[0] == "slow":
-            time.sleep(float(mode[1]))
-        answered = 500 if mode[0] == "500" else (204 if verified else 400)
         try:
             message = json.loads(body)
         except ValueError:
             message = {}
         data = message.get("data") or {}
-        line = {
-            "id": self.headers.get("webhook-id"), "type": message.get("type"), "subject": data.get("id"),
-            "status": data.get("status"), "verified": verified,
-            "signatures": len((self.headers.get("webhook-signature") or "").split()), "answered": answered,
-            "at": time.time(),
-        }
-        with lock, open(log_path, "a", encoding="utf-8") as log:
-            log.write(json.dumps(line) + "\n")
+
+        def log(answered):
+            line = {
+                "id": self.headers.get("webhook-id"), "type": message.get("type"), "subject": data.get("id"),
+                "status": data.get("status"), "verified": verified,
+                "signatures": len((self.headers.get("webhook-signature") or "").split()), "answered": answered,
+                "at": time.time(),
+            }
+            with lock, open(log_path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(line) + "\n")
+
+        if mode[0] == "slow":
+            log(0)  # arrived: the sender now waits for the answer
+            time.sleep(float(mode[1]))
+        answered = 500 if mode[0] == "500" else (204 if verified else 400)
+        log(answered)
         self.send_response(answered)
         self.send_header("Content-Length", "0")
         self.end_headers()

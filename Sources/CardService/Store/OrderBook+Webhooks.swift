@@ -141,6 +141,19 @@ extension OrderBook {
         }
     }
 
+    /// Frees the deliveries `node` was sending when it stopped: a node that starts again under
+    /// the same `--node-name` sends them at once, without waiting for their leases to run out.
+    /// - Returns: how many were freed.
+    @discardableResult
+    func recoverDeliveries(node: String) async throws -> Int {
+        try await database.execute(
+            """
+            UPDATE deliveries SET lease_token = NULL, lease_until = NULL
+            WHERE status = 'pending' AND substr(lease_token, 1, length($1)) = $1 RETURNING event
+            """, [.text(node + "/")]
+        ).count
+    }
+
     /// Records that `deliveries` were received, in one transaction: they are done, and their
     /// endpoints no longer failing.
     func delivered(_ deliveries: [Delivery]) async throws {

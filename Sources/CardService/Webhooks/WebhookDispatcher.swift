@@ -36,6 +36,14 @@ public struct WebhookDispatcher: Service {
             timeout: .init(connect: .init(settings.timeout), read: .init(settings.timeout)))
         configuration.httpVersion = .http1Only
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let node = service.configuration.nodeName
+            let freed = try await service.book.recoverDeliveries(node: node)
+            if freed > 0 { service.logger.notice("webhooks: \(freed) deliveries node \(node) was sending, sent again") }
+        } catch {
+            service.logger.warning(
+                "webhooks: this node's unfinished deliveries cannot be asked for (\(error)); their leases will run out")
+        }
         await cancelWhenGracefulShutdown {
             await sendLoop(client: client, settings: settings)
         }
