@@ -166,6 +166,11 @@ struct WebhookTests {
                 firsts.filter { $0["subject"] as? String == runID }.map { $0["type"] as? String }
                     == ["print_run.created", "print_run.mailed"])
             #expect(try await live.service.book.pendingDeliveries() == 0)
+            // The metrics count this node's attempts by outcome.
+            let metrics = try await live.send(.GET, "/metrics", key: nil).text
+            for outcome in ["delivered", "retried"] {
+                #expect(metrics.contains("cardrender_webhook_deliveries_total{outcome=\"\(outcome)\"}"), "\(metrics)")
+            }
         }
     }
 

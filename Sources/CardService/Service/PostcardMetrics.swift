@@ -59,6 +59,12 @@ public final class PostcardMetrics: Sendable {
         previews.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
+    /// A webhook attempt's outcome on this node: `delivered`, `retried` or `given_up`.
+    func webhook(_ outcome: String, count: Int = 1) {
+        guard count > 0 else { return }
+        counter("cardrender_webhook_deliveries_total", ("outcome", outcome)).increment(by: count)
+    }
+
     func authFailed() { authFailures.increment() }
 
     func authThrottled() { throttled.increment() }

@@ -80,11 +80,14 @@ public struct WebhookDispatcher: Service {
 
     /// Records each outcome: delivered (nil), or the error.
     private func record(_ outcomes: [(OrderBook.Delivery, String?)], settings: WebhookSettings) async throws {
-        try await service.book.delivered(outcomes.compactMap { $0.1 == nil ? $0.0 : nil })
+        let delivered = outcomes.compactMap { $0.1 == nil ? $0.0 : nil }
+        try await service.book.delivered(delivered)
+        service.metrics.webhook("delivered", count: delivered.count)
         for (delivery, error) in outcomes {
             guard let error else { continue }
             let attempt = delivery.attempts + 1
             let retry = attempt <= settings.retries.count ? settings.retries[attempt - 1].milliseconds : nil
+            service.metrics.webhook(retry == nil ? "given_up" : "retried")
             let next = retry.map { "again in \($0 / 1000) s" } ?? "given up"
             service.logger.notice(
                 "webhook \(delivery.event.id) to \(delivery.endpoint.id): attempt \(attempt) failed: \(error); \(next)")
