@@ -88,7 +88,9 @@ struct WebhookTests {
             "https://169.254.169.254/latest/meta-data", "https://100.64.0.1/", "https://0.0.0.0/", "https://[::1]/",
             "https://[fe80::1]/", "https://[fd00::1]/", "https://[::ffff:10.1.2.3]/", "https://127.0.0.1/",
             "https://localhost:8443/", "ftp://93.184.215.14/", "https://user:pw@93.184.215.14/", "/relative",
-            "https://no-such-host.invalid/",
+            "https://no-such-host.invalid/", "HTTP://93.184.215.14/", "https://[::7f00:1]/", "https://[2002:a00:1::]/",
+            "https://[2001:0:4136:e378::1]/", "https://[fec0::1]/", "https://203.0.113.9/", "https://2130706433/",
+            "https://0x7f.1/", "https://93.184.215.14@10.0.0.1/",
         ] {
             #expect(strict.refusal(url) != nil, "\(url)")
         }

@@ -26,11 +26,12 @@ extension OrderBook {
                     ]
                 ).first?.int("seq")
             else { throw ServiceDatabaseError(reason: "an event was written without its number", code: nil) }
-            // The outbox: one delivery per endpoint of the key that wants this type, due now.
+            // The outbox: one delivery per endpoint of the key that wants this type, due at
+            // once (0: whatever the database's clock, which the claims compare, says).
             _ = try await sql.execute(
                 """
                 INSERT INTO deliveries (event, endpoint, seq, subject, status, next_attempt, created)
-                SELECT $1, id, $2, $3, 'pending', $4, $4 FROM webhook_endpoints
+                SELECT $1, id, $2, $3, 'pending', 0, $4 FROM webhook_endpoints
                 WHERE owner = $5 AND disabled IS NULL AND (types = '*' OR types LIKE $6)
                 """,
                 [

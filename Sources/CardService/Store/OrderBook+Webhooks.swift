@@ -44,7 +44,8 @@ extension OrderBook {
     }
 
     /// Gives `owner`'s endpoint `id` the secret `secret`; the one it replaces keeps signing
-    /// beside it for `overlap` milliseconds. A disabled endpoint is enabled again.
+    /// beside it for `overlap` milliseconds (one previous secret at a time: a second rotation
+    /// within that time retires the first secret at once).
     /// - Returns: the endpoint, or nil when there is none.
     func rotateSecret(owner: String, id: String, secret: String, overlap: Int) async throws -> WebhookEndpointRecord? {
         let now = ServiceClock.milliseconds()
@@ -60,7 +61,8 @@ extension OrderBook {
     /// those of the types it receives; an endpoint disabled for failing is enabled again.
     /// - Returns: how many events are to be sent, or nil when there is no such endpoint.
     func replay(owner: String, id: String, since: Int) async throws -> Int? {
-        try await database.transaction { sql in
+        let dialect = database.dialect
+        return try await database.transaction { sql in
             guard
                 let endpoint = try await sql.execute(
                     "SELECT \(WebhookEndpointRecord.columns) FROM webhook_endpoints WHERE id = $1 AND owner = $2",
@@ -68,18 +70,22 @@ extension OrderBook {
                 ).first.flatMap(WebhookEndpointRecord.init(row:))
             else { return nil }
             let now = ServiceClock.milliseconds()
-            _ = try await sql.execute(
-                "UPDATE webhook_endpoints SET disabled = NULL, failing_since = NULL WHERE id = $1", [.text(id)])
             let types = WebhookEndpointRecord.column(endpoint.types)
+            // Due at once (0: whatever the database's clock says); a delivery in flight (its
+            // lease held) is left to finish, so no event is ever sent twice at the same time.
             let queued = try await sql.execute(
                 """
                 INSERT INTO deliveries (event, endpoint, seq, subject, status, next_attempt, created)
-                SELECT id, $1, seq, subject, 'pending', $2, $2 FROM events
+                SELECT id, $1, seq, subject, 'pending', 0, $2 FROM events
                 WHERE owner = $3 AND created >= $4 AND ($5 = '*' OR $5 LIKE '%,' || type || ',%')
                 ON CONFLICT (event, endpoint) DO UPDATE SET status = 'pending', attempts = 0,
-                next_attempt = $2, lease_token = NULL, lease_until = NULL, last_error = NULL
+                next_attempt = 0, lease_token = NULL, lease_until = NULL, last_error = NULL
+                WHERE deliveries.lease_token IS NULL OR deliveries.lease_until < \(dialect.now)
                 RETURNING event
                 """, [.text(id), .int(now), .text(owner), .int(since), .text(types)])
+            // The endpoint last: its row is locked after the deliveries', as the senders lock them.
+            _ = try await sql.execute(
+                "UPDATE webhook_endpoints SET disabled = NULL, failing_since = NULL WHERE id = $1", [.text(id)])
             return queued.count
         }
     }
@@ -146,12 +152,27 @@ extension OrderBook {
     /// - Returns: how many were freed.
     @discardableResult
     func recoverDeliveries(node: String) async throws -> Int {
-        try await database.execute(
+        // Deliveries written for an endpoint deleted at the same moment are dropped too.
+        _ = try await database.execute(
+            """
+            DELETE FROM deliveries WHERE status = 'pending'
+            AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = deliveries.endpoint)
+            """, [])
+        return try await database.execute(
             """
             UPDATE deliveries SET lease_token = NULL, lease_until = NULL
             WHERE status = 'pending' AND substr(lease_token, 1, length($1)) = $1 RETURNING event
             """, [.text(node + "/")]
         ).count
+    }
+
+    /// Gives a delivery back without counting its attempt (this node is stopping).
+    func release(_ delivery: Delivery) async throws {
+        _ = try await database.execute(
+            """
+            UPDATE deliveries SET lease_token = NULL, lease_until = NULL, attempts = attempts - 1
+            WHERE event = $1 AND endpoint = $2 AND lease_token = $3
+            """, [.text(delivery.event.id), .text(delivery.endpoint.id), .text(delivery.token)])
     }
 
     /// Records that `deliveries` were received, in one transaction: they are done, and their
@@ -166,7 +187,8 @@ extension OrderBook {
                     WHERE event = $1 AND endpoint = $2 AND lease_token = $3
                     """, [.text(delivery.event.id), .text(delivery.endpoint.id), .text(delivery.token)])
             }
-            for endpoint in Set(deliveries.map(\.endpoint.id)) {
+            // In one order on every node, so two nodes' transactions never wait on each other.
+            for endpoint in Set(deliveries.map(\.endpoint.id)).sorted() {
                 _ = try await sql.execute(
                     "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL",
                     [.text(endpoint)])
@@ -185,16 +207,20 @@ extension OrderBook {
         let dialect = database.dialect
         return try await database.transaction { sql in
             let now = ServiceClock.milliseconds()
-            _ = try await sql.execute(
+            // On the database's clock, as the claims compare it. A lease no longer this node's
+            // (taken over) records nothing.
+            let recorded = try await sql.execute(
                 """
-                UPDATE deliveries SET status = $4, next_attempt = $5, lease_token = NULL, lease_until = NULL,
-                last_error = $6 WHERE event = $1 AND endpoint = $2 AND lease_token = $3
+                UPDATE deliveries SET status = $4, next_attempt = \(dialect.now) + $5, lease_token = NULL,
+                lease_until = NULL, last_error = $6 WHERE event = $1 AND endpoint = $2 AND lease_token = $3
+                RETURNING event
                 """,
                 [
                     .text(delivery.event.id), .text(delivery.endpoint.id), .text(delivery.token),
-                    .text(retryAfter == nil ? "failed" : "pending"), .int(now + (retryAfter ?? 0)),
+                    .text(retryAfter == nil ? "failed" : "pending"), .int(retryAfter ?? 0),
                     .text(String(error.prefix(500))),
                 ])
+            guard !recorded.isEmpty else { return nil }
             _ = try await sql.execute(
                 "UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL",
                 [.text(delivery.endpoint.id), .int(now)])
@@ -214,8 +240,12 @@ extension OrderBook {
 
     /// The pending deliveries (for the metrics and the tests).
     func pendingDeliveries() async throws -> Int {
-        try await database.execute("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'", []).first?.int(
-            "n") ?? 0
+        try await database.execute(
+            """
+            SELECT COUNT(*) AS n FROM deliveries d WHERE d.status = 'pending'
+            AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint)
+            """, []
+        ).first?.int("n") ?? 0
     }
 
     /// An event from a row of `events`.

@@ -38,7 +38,7 @@ struct WebhookAddress: Sendable {
                 return "url resolves to a private or reserved address (\(address.text))"
             }
         }
-        if components.scheme == "http" && !addresses.allSatisfy(Self.isLoopback) {
+        if components.scheme?.lowercased() == "http" && !addresses.allSatisfy(Self.isLoopback) {
             return "url must be https (http only to a loopback receiver)"
         }
         return nil
@@ -101,23 +101,31 @@ struct WebhookAddress: Sendable {
         return address.bytes == [UInt8](repeating: 0, count: 15) + [1]
     }
 
-    /// Private, link-local, shared, unspecified, multicast and reserved ranges (RFC 6890's
-    /// special-purpose registries, the parts a public receiver never has).
+    /// Private, link-local, shared, unspecified, documentation, multicast and reserved ranges
+    /// (RFC 6890's special-purpose registries, the parts a public receiver never has), and
+    /// the v6 forms that carry a v4 address (mapped, compatible, 6to4, Teredo, NAT64).
     static func isForbidden(_ address: Address) -> Bool {
         if isLoopback(address) { return true }
         if let v4 = ipv4(address) {
-            let (a, b) = (v4[0], v4[1])
+            let (a, b, c) = (v4[0], v4[1], v4[2])
             return a == 0 || a == 10 || (a == 100 && (64...127).contains(b)) || (a == 169 && b == 254)
-                || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168) || (a == 192 && b == 0 && v4[2] == 0)
-                || (a == 198 && (18...19).contains(b)) || a >= 224
+                || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168) || (a == 192 && b == 0 && c == 0)
+                || (a == 192 && b == 0 && c == 2) || (a == 198 && (18...19).contains(b))
+                || (a == 198 && b == 51 && c == 100) || (a == 203 && b == 0 && c == 113) || a >= 224
         }
         let bytes = address.bytes
-        return bytes.allSatisfy { $0 == 0 }  // ::
+        let word = { (index: Int) in Int(bytes[2 * index]) << 8 | Int(bytes[2 * index + 1]) }
+        // A v6 address that carries a v4 one (6to4) is judged by that one.
+        if word(0) == 0x2002 { return isForbidden(Address(bytes: Array(bytes[2..<6]))) }
+        return bytes.prefix(12).allSatisfy { $0 == 0 }  // ::, ::a.b.c.d (IPv4-compatible, deprecated)
+            || (bytes.prefix(8).allSatisfy { $0 == 0 } && word(4) == 0xFFFF && word(5) == 0)  // ::ffff:0:a.b.c.d
             || bytes[0] & 0xFE == 0xFC  // fc00::/7, unique local
             || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)  // fe80::/10, link-local
+            || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0xC0)  // fec0::/10, site-local (deprecated)
             || bytes[0] == 0xFF  // multicast
-            || (bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0D && bytes[3] == 0xB8)  // documentation
-            || (bytes[0] == 0x00 && bytes[1] == 0x64 && bytes[2] == 0xFF && bytes[3] == 0x9B)  // NAT64
+            || (word(0) == 0x2001 && word(1) == 0x0DB8)  // documentation
+            || (word(0) == 0x2001 && word(1) == 0)  // Teredo (carries an IPv4 address)
+            || (word(0) == 0x0064 && word(1) == 0xFF9B)  // NAT64
     }
 
     /// The IPv4 address of a v4 address or a v4-mapped v6 one (::ffff:a.b.c.d).

@@ -50,6 +50,14 @@ public struct WebhookDispatcher: Service {
         try? await client.shutdown()
     }
 
+    /// What one attempt came to.
+    enum Outcome: Sendable {
+        case delivered
+        case failed(String)
+        /// Cut short by this node stopping: not an attempt of the endpoint's.
+        case interrupted
+    }
+
     private func sendLoop(client: HTTPClient, settings: WebhookSettings) async {
         let address = WebhookAddress(allowLoopback: settings.allowLoopback)
         while !Task.isCancelled {
@@ -58,13 +66,30 @@ public struct WebhookDispatcher: Service {
                     limit: settings.batch, leaseMilliseconds: settings.lease.milliseconds,
                     node: service.configuration.nodeName)
                 if !claimed.isEmpty {
-                    let outcomes = await withTaskGroup(of: (OrderBook.Delivery, String?).self) { group in
+                    // Each endpoint's name looked up once a batch (it may point elsewhere now),
+                    // then every delivery sent at once, each bounded by the attempt's timeout.
+                    var refusals: [String: String?] = [:]
+                    for url in Set(claimed.map(\.endpoint.url)) {
+                        switch await Self.bounded(
+                            settings.timeout,
+                            {
+                                try await NIOThreadPool.singleton.runIfActive { address.refusal(url) }
+                            })
+                        {
+                        case .success(let refusal): refusals[url] = .some(refusal)
+                        case .failure(let error): refusals[url] = "url cannot be checked now (\(error))"
+                        case nil: refusals[url] = "url's host could not be looked up within \(settings.timeout)"
+                        }
+                    }
+                    let outcomes = await withTaskGroup(of: (OrderBook.Delivery, Outcome).self) { group in
                         for delivery in claimed {
+                            let refusal = refusals[delivery.endpoint.url] ?? nil
                             group.addTask {
-                                (delivery, await send(delivery, client: client, settings: settings, address: address))
+                                if let refusal { return (delivery, .failed(refusal)) }
+                                return (delivery, await send(delivery, client: client, settings: settings))
                             }
                         }
-                        var outcomes: [(OrderBook.Delivery, String?)] = []
+                        var outcomes: [(OrderBook.Delivery, Outcome)] = []
                         for await outcome in group { outcomes.append(outcome) }
                         return outcomes
                     }
@@ -78,54 +103,58 @@ public struct WebhookDispatcher: Service {
         }
     }
 
-    /// Records each outcome: delivered (nil), or the error.
-    private func record(_ outcomes: [(OrderBook.Delivery, String?)], settings: WebhookSettings) async throws {
-        let delivered = outcomes.compactMap { $0.1 == nil ? $0.0 : nil }
+    /// Records each outcome: delivered, failed (tried again later, or given up), or given back
+    /// uncounted when this node is stopping.
+    private func record(_ outcomes: [(OrderBook.Delivery, Outcome)], settings: WebhookSettings) async throws {
+        let delivered = outcomes.compactMap { if case .delivered = $0.1 { $0.0 } else { nil } }
         try await service.book.delivered(delivered)
         service.metrics.webhook("delivered", count: delivered.count)
-        for (delivery, error) in outcomes {
-            guard let error else { continue }
-            let attempt = delivery.attempts + 1
-            let retry = attempt <= settings.retries.count ? settings.retries[attempt - 1].milliseconds : nil
-            service.metrics.webhook(retry == nil ? "given_up" : "retried")
-            let next = retry.map { "again in \($0 / 1000) s" } ?? "given up"
-            service.logger.notice(
-                "webhook \(delivery.event.id) to \(delivery.endpoint.id): attempt \(attempt) failed: \(error); \(next)")
-            if let disabled = try await service.book.failed(
-                delivery, error: error, retryAfter: retry, disableAfter: settings.disableAfter.milliseconds)
-            {
-                service.logger.warning(
-                    "webhook endpoint \(disabled.id): disabled, every delivery failed for longer than allowed")
+        for (delivery, outcome) in outcomes {
+            switch outcome {
+            case .delivered:
+                continue
+            case .interrupted:
+                try await service.book.release(delivery)
+            case .failed(let error):
+                let attempt = delivery.attempts + 1
+                let retry = attempt <= settings.retries.count ? settings.retries[attempt - 1].milliseconds : nil
+                service.metrics.webhook(retry == nil ? "given_up" : "retried")
+                let next = retry.map { "again in \($0 / 1000) s" } ?? "given up"
+                service.logger.notice(
+                    "webhook \(delivery.event.id) to \(delivery.endpoint.id): attempt \(attempt) failed: \(error); \(next)"
+                )
+                if let disabled = try await service.book.failed(
+                    delivery, error: error, retryAfter: retry, disableAfter: settings.disableAfter.milliseconds)
+                {
+                    service.logger.warning(
+                        "webhook endpoint \(disabled.id): disabled, every delivery failed for longer than allowed")
+                }
             }
         }
     }
 
-    /// Sends one delivery; nil when the endpoint answered 2xx, else why not.
-    private func send(
-        _ delivery: OrderBook.Delivery, client: HTTPClient, settings: WebhookSettings, address: WebhookAddress
-    ) async -> String? {
-        guard let body = body(delivery.event) else { return "the event \(delivery.event.id) cannot be shown" }
-        // The name is looked up again (it may point elsewhere now), on a thread of its own.
-        let url = delivery.endpoint.url
-        do {
-            if let refusal = try await NIOThreadPool.singleton.runIfActive({ address.refusal(url) }) { return refusal }
-        } catch {
-            return "url cannot be checked now (\(error))"
-        }
+    /// Sends one delivery, the whole attempt (connecting, the answer's head and the part of its
+    /// body read) bounded by the timeout.
+    private func send(_ delivery: OrderBook.Delivery, client: HTTPClient, settings: WebhookSettings) async
+        -> Outcome
+    {
+        guard let body = body(delivery.event) else { return .failed("the event \(delivery.event.id) cannot be shown") }
         let timestamp = ServiceClock.milliseconds() / 1000
-        var request = HTTPClientRequest(url: delivery.endpoint.url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "cardrender-webhooks")
-        request.headers.add(name: "webhook-id", value: delivery.event.id)
-        request.headers.add(name: "webhook-timestamp", value: String(timestamp))
-        request.headers.add(
+        var prepared = HTTPClientRequest(url: delivery.endpoint.url)
+        prepared.method = .POST
+        prepared.headers.add(name: "Content-Type", value: "application/json")
+        prepared.headers.add(name: "User-Agent", value: "cardrender-webhooks")
+        prepared.headers.add(name: "webhook-id", value: delivery.event.id)
+        prepared.headers.add(name: "webhook-timestamp", value: String(timestamp))
+        prepared.headers.add(
             name: "webhook-signature",
             value: WebhookSignature.header(
                 id: delivery.event.id, timestamp: timestamp, body: body,
                 secrets: delivery.endpoint.signingSecrets(at: timestamp * 1000)))
-        request.body = .bytes(ByteBuffer(bytes: body))
-        do {
+        prepared.body = .bytes(ByteBuffer(bytes: body))
+        let limit = settings.maxResponseBytes
+        let request = prepared
+        let answer = await Self.bounded(settings.timeout) { () async throws -> Outcome in
             let response = try await client.execute(request, timeout: .init(settings.timeout))
             // The answer's body is read up to a bound, and no further.
             var read = 0
@@ -133,14 +162,36 @@ public struct WebhookDispatcher: Service {
             for try await chunk in response.body {
                 if start.count < 200 { start += String(buffer: chunk).prefix(200 - start.count) }
                 read += chunk.readableBytes
-                if read >= settings.maxResponseBytes { break }
+                if read >= limit { break }
             }
             guard (200..<300).contains(response.status.code) else {
-                return "answered \(response.status.code)" + (start.isEmpty ? "" : ": \(start)")
+                return .failed("answered \(response.status.code)" + (start.isEmpty ? "" : ": \(start)"))
             }
-            return nil
-        } catch {
-            return "\(error)"
+            return .delivered
+        }
+        if Task.isCancelled { return .interrupted }
+        switch answer {
+        case .success(let outcome): return outcome
+        case .failure(let error): return .failed("\(error)")
+        case nil: return .failed("no answer within \(settings.timeout)")
+        }
+    }
+
+    /// What `work` came to, or nil when it did not finish within `limit` (it is then cancelled).
+    static func bounded<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async
+        -> Result<T, any Error>?
+    {
+        await withTaskGroup(of: Result<T, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await work()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 }
