@@ -34,6 +34,10 @@ public final class StoppableProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process's: a long-lived child holding another child's end of
+        // Foundation's exit socket (Process watches a socket pair, not SIGCHLD) kept that
+        // child's `waitUntilExit` from ever returning.
+        _ = SpawnedFiles.closeFrom?(&actions, 3)
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
         guard status == 0 else {

@@ -1,6 +1,10 @@
 import Foundation
 import VipsKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs real programs (the `vips` CLI, python3, the built `cardrender`) from tests.
 public enum Tools {
     /// What a finished process left behind.
@@ -28,32 +32,55 @@ public enum Tools {
             .appendingPathComponent("cardrender").path
     }()
 
-    /// Runs `executable` with `arguments` and waits for it, in `environment` (default: this
-    /// process's, as `Vips.environmentForChildren` gives it).
+    /// Runs `executable` with `arguments` (in `environment`, else libvips's environment for
+    /// children) and waits for it; its output is read from files, not pipes (no reader threads,
+    /// and a full pipe can never block the child).
+    ///
+    /// Started with `posix_spawn` and waited for with `waitpid` on its own pid, not with
+    /// Foundation's `Process`: on Linux that waits for a SIGCHLD handler to reap the child, and
+    /// with many children ending at once (the suites run in parallel) a child was once left a
+    /// zombie and its `waitUntilExit` never returned, holding a cooperative thread for good.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
         -> Run
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment ?? Vips.environmentForChildren
-        // Output goes to files, not pipes: no reader threads, and a full pipe can never block the child.
         let scratch = NSTemporaryDirectory() + "cardrender-run-" + UUID().uuidString
-        _ = FileManager.default.createFile(atPath: scratch + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: scratch + ".out")
             try? FileManager.default.removeItem(atPath: scratch + ".err")
         }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = (environment ?? Vips.environmentForChildren).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, scratch + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, scratch + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process's: a long-lived child holding another child's end of
+        // Foundation's exit socket (Process watches a socket pair, not SIGCHLD) kept that
+        // child's `waitUntilExit` from ever returning.
+        _ = SpawnedFiles.closeFrom?(&actions, 3)
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw ToolError(message: "\(executable) cannot be started: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) == -1 {
+            guard errno == EINTR else {
+                throw ToolError(message: "\(executable): waitpid failed: \(String(cString: strerror(errno)))")
+            }
+        }
+        // As Process reports it: the exit status, or the signal that ended it.
+        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
         let outData = FileManager.default.contents(atPath: scratch + ".out") ?? Data()
         let errData = FileManager.default.contents(atPath: scratch + ".err") ?? Data()
-        return Run(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return Run(status: code, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Runs the `vips` command-line tool (Debian `libvips-tools`), failing on a non-zero exit.
