@@ -130,6 +130,9 @@ let package = Package(
             "FaceDetectorPlugin",
             includes: openCVHeaders + ["-I" + packageDirectory + "/" + nativeFolder + "/CFaceDetector/include"],
             linkerFlags: openCVLibraries),
+        // Data Matrix (ECC 200) symbols made and found with libdmtx (Debian libdmtx-dev): the
+        // code on each card's back and its scans. Linked: 90 KB that needs only libc and libm.
+        native("CDataMatrix", links: ["dmtx"]),
         // libqpdf's C API headers (apt `libqpdf-dev`); the library is opened by CLazyLibraries.
         headers("CQPDF"),
         // How far a Flate stream inflates, counted before libqpdf decodes it (zlib, apt `zlib1g-dev`).
@@ -172,7 +175,7 @@ let package = Package(
             dependencies: [
                 "ImageCore", "VipsKit", "FastPath", "FileUtilities", "PhotoSources", "Thumbnails", "CTextLayout",
                 "PressPDF", "PressKit",
-                "CFaceDetector", "Mail", .product(name: "SystemPackage", package: "swift-system"),
+                "CFaceDetector", "CDataMatrix", "Mail", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(

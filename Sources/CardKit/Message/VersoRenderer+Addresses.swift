@@ -27,12 +27,14 @@ extension VersoRenderer {
         }
     }
 
-    /// The message area: the left half above the coding strip, and above the sender's block.
+    /// The message area: the left half above the coding strip, and above the sender's block
+    /// and the card's code.
     func messageArea(_ geometry: Geometry, below sender: PlacedBlock?) -> (
         x: Int, y: Int, width: Int, height: Int
     ) {
         let area = geometry.px(geometry.zones.messageArea)
-        guard let top = sender?.lines.first?.y else { return area }
+        let tops = [sender?.lines.first?.y, geometry.codeBox(code)?.y].compactMap { $0 }
+        guard let top = tops.min() else { return area }
         return (area.x, area.y, area.width, max(1, top - geometry.px(3) - area.y))
     }
 
@@ -43,8 +45,10 @@ extension VersoRenderer {
         let label = (Country.named(code: postedFrom)?.writesFrench ?? false) ? "Expéditeur :" : "From:"
         let lines = [AddressBlock.Line(text: label, fields: ["name"])] + block.lines
         let area = geometry.px(geometry.zones.messageArea)
+        // Left of the card's code, with the gutter between them.
+        let width = geometry.codeBox(code).map { $0.x - geometry.px(PostalZones.gutter) - area.x } ?? area.width
         return try fit(
-            lines, of: sender, sizes: [Self.senderSize], left: area.x, width: area.width,
+            lines, of: sender, sizes: [Self.senderSize], left: area.x, width: width,
             bottom: area.y + area.height, minTop: area.y, owner: "the sender", path: "sender", dpi: geometry.format.dpi,
             specFile: specFile)
     }

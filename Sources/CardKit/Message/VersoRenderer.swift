@@ -25,8 +25,17 @@ public struct VersoRenderer: Sendable {
     /// language and whether a card is domestic.
     public var postedFrom: String
 
-    public init(postedFrom: String = "FR") {
+    /// The card's code (`CardSpec.mailCode`), drawn in the bottom right corner of the message
+    /// half (`PostalZones.codeBox`), or none.
+    public var code: DataMatrix?
+
+    /// A module of the code: 0.6 mm, whole print pixels (7 at 300 dpi), so that a phone photo
+    /// or a 150 dpi scan of the card still has 3 pixels or more a module.
+    static let codeModule = 0.6
+
+    public init(postedFrom: String = "FR", code: DataMatrix? = nil) {
         self.postedFrom = postedFrom
+        self.code = code
     }
 
     /// The zones and rules of the back in print pixels of the trimmed (landscape) card.
@@ -47,6 +56,21 @@ public struct VersoRenderer: Sendable {
         func px(_ rect: PostalZones.Rect) -> (x: Int, y: Int, width: Int, height: Int) {
             let (x, y) = (px(rect.x), px(rect.y))
             return (x, y, px(rect.maxX) - x, px(rect.maxY) - y)
+        }
+        /// The code's box in print pixels (a whole number of pixels a module), or nil.
+        func codeBox(_ code: DataMatrix?) -> (x: Int, y: Int, width: Int, height: Int, module: Int)? {
+            guard let code else { return nil }
+            let module = max(2, Int((VersoRenderer.codeModule * Double(format.dpi) / 25.4).rounded()))
+            let side = module * code.side
+            let area = px(zones.messageArea)
+            return (area.x + area.width - side, area.y + area.height - side, side, side, module)
+        }
+        /// The code's dark modules as rectangles in print pixels.
+        func codeRectangles(_ code: DataMatrix?) -> [(x: Int, y: Int, width: Int, height: Int)] {
+            guard let code, let box = codeBox(code) else { return [] }
+            return code.darkRuns.map {
+                (box.x + $0.column * box.module, box.y + $0.row * box.module, $0.length * box.module, box.module)
+            }
         }
         /// The divider and the stamp box's four sides.
         var rules: [(x: Int, y: Int, width: Int, height: Int)] {
@@ -107,7 +131,9 @@ public struct VersoRenderer: Sendable {
     {
         let geometry = Geometry(format: format)
         var card = try VImage.solid(width: geometry.width, height: geometry.height, colour: [255, 255, 255])
-            .drawingRectangles(geometry.rules.map { ($0.x, $0.y, $0.width, $0.height, Self.ruleGrey) })
+            .drawingRectangles(
+                geometry.rules.map { ($0.x, $0.y, $0.width, $0.height, Self.ruleGrey) }
+                    + geometry.codeRectangles(code).map { ($0.x, $0.y, $0.width, $0.height, [0, 0, 0]) })
         let senderBlock = try sender.map { try placeSender($0, geometry: geometry, specFile: specFile) }
         if let senderBlock {
             card = try draw(senderBlock, on: card, dpi: format.dpi)
@@ -180,6 +206,13 @@ public struct VersoRenderer: Sendable {
                 .init(
                     path: "\(rule.x) \(rule.y) \(rule.width) \(rule.height) re\n", origin: (bleed, bleed),
                     rgb: Self.ruleGrey))
+        }
+        let modules = geometry.codeRectangles(code)
+        if !modules.isEmpty {
+            fills.append(
+                .init(
+                    path: modules.map { "\($0.x) \($0.y) \($0.width) \($0.height) re\n" }.joined(),
+                    origin: (bleed, bleed), rgb: [0, 0, 0]))
         }
         func addressText(_ block: PlacedBlock) throws {
             for line in block.lines {

@@ -45,7 +45,7 @@ extension CardRenderer {
                     received: nil, in: specFile)
             }
             let backs = try CardRenderFailure.during(.back, file: specFile) {
-                try VersoRenderer(postedFrom: settings.postedFrom).render(
+                try verso(spec, specFile: specFile).render(
                     message: spec.message, sender: spec.sender, recipients: Array(spec.recipients.prefix(1)),
                     format: spec.format, specFile: specFile)
             }

@@ -71,7 +71,7 @@ public struct CardRenderer: Sendable {
             // A message the back cannot hold is the spec's (CardSpecError passes through);
             // anything else failing there is cardrender's.
             let backs = try CardRenderFailure.during(.back, file: specFile) {
-                try VersoRenderer(postedFrom: settings.postedFrom).render(
+                try verso(spec, specFile: specFile).render(
                     message: spec.message, sender: spec.sender, recipients: spec.recipients, format: spec.format,
                     specFile: specFile)
             }
@@ -156,7 +156,7 @@ public struct CardRenderer: Sendable {
         guard hasBack else { return [try checked(try document.pdf(photo: photo, back: nil, title: title))] }
         let recipients: [Recipient?] = spec.recipients.isEmpty ? [nil] : spec.recipients
         return try recipients.enumerated().map { index, recipient in
-            let verso = VersoRenderer(postedFrom: settings.postedFrom)
+            let verso = try self.verso(spec, specFile: specFile)
             let back = try verso.artwork(
                 message: spec.message, sender: spec.sender, recipient: recipient, recipientIndex: index,
                 format: spec.format, specFile: specFile)
@@ -197,7 +197,7 @@ public struct CardRenderer: Sendable {
         // The spec's limits and its text before any pixel work: a card refused for its spec
         // costs no decode (the photo's header, read just above, is checked first).
         try limits.check(spec, maxPixels: settings.policy.maxPixels, specFile: specFile)
-        try VersoRenderer(postedFrom: settings.postedFrom).check(
+        try verso(spec, specFile: specFile).check(
             message: spec.message, sender: spec.sender, recipients: spec.recipients, format: spec.format,
             specFile: specFile)
         let frame = try resolveFrame(spec, specFile: specFile)
@@ -221,6 +221,16 @@ public struct CardRenderer: Sendable {
                 }
             }, settings: settings, specFile: specFile)
         return (spec, frame, plan, placed)
+    }
+
+    /// The back's renderer for `spec`: the country it is posted from, its code.
+    /// - Throws: `CardSpecError` (`backCode`) for a code too long for a symbol.
+    func verso(_ spec: CardSpec, specFile: String) throws -> VersoRenderer {
+        do {
+            return VersoRenderer(postedFrom: settings.postedFrom, code: try spec.backCode.map(DataMatrix.init(bytes:)))
+        } catch {
+            throw CardSpecError(file: specFile, field: "backCode", problem: "cannot be drawn: \(error).")
+        }
     }
 
     /// The plan of `plan`'s sample (`CardPlan.init(sampleOf:art:)`), with `frame`'s art at the

@@ -39,6 +39,10 @@ public struct CardSpec: Sendable, Equatable, Hashable, Encodable {
     /// Who sends the card, printed small on the message half (optional; an international card
     /// without one is a warning, since undeliverable mail abroad may otherwise be destroyed).
     public var sender: Recipient?
+    /// The bytes of the card's code, a Data Matrix on its back (`VersoRenderer.code`), or none.
+    /// Set by the postcard service (the card's id, signed); never read from a spec document.
+    /// In the cache key as every field is: each card's back is its own.
+    public var backCode: [UInt8]?
 
     public init(
         photo: String? = nil, placement: PhotoPlacement = .cover, frame: String? = nil, effect: ColourEffect? = nil,

@@ -15,6 +15,8 @@ import Synchronization
 ///   lease ran out;
 /// - `cardrender_preview_duration_seconds` (histogram): previews, from the checked spec to
 ///   the JPEG;
+/// - `cardrender_scan_duration_seconds` (histogram): scans' code searches, from the photo's
+///   bytes to the checked code (`POST /v1/scans`);
 /// - `cardrender_auth_failures_total`, `cardrender_auth_throttled_total`: requests with no
 ///   valid key, and those refused because their address sent too many of them;
 /// - `cardrender_request_body_errors_total{reason}`: bodies refused as `too_large`,
@@ -25,6 +27,7 @@ public final class PostcardMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     private let takeovers: CoreMetrics.Counter
     private let previews: CoreMetrics.Timer
+    private let scans: CoreMetrics.Timer
     private let authFailures: CoreMetrics.Counter
     private let throttled: CoreMetrics.Counter
     private let depth: CoreMetrics.Gauge
@@ -43,6 +46,7 @@ public final class PostcardMetrics: Sendable {
         self.factory = factory
         takeovers = CoreMetrics.Counter(label: "cardrender_card_lease_takeovers_total", factory: factory)
         previews = CoreMetrics.Timer(label: "cardrender_preview_duration_seconds", factory: factory)
+        scans = CoreMetrics.Timer(label: "cardrender_scan_duration_seconds", factory: factory)
         authFailures = CoreMetrics.Counter(label: "cardrender_auth_failures_total", factory: factory)
         throttled = CoreMetrics.Counter(label: "cardrender_auth_throttled_total", factory: factory)
         depth = CoreMetrics.Gauge(label: "cardrender_card_queue_depth", factory: factory)
@@ -57,6 +61,11 @@ public final class PostcardMetrics: Sendable {
     func preview(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         previews.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    func scan(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        scans.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// A webhook attempt's outcome on this node: `delivered`, `retried` or `given_up`.

@@ -126,9 +126,12 @@ extension PostcardService {
         }
         defer { heartbeat.cancel() }
         do {
+            let code = CardCode(secret: try await book.codeSecret()).bytes(card: card.id)
             let made = try await renderPool.runIfActive { [configuration] in
                 let photo = try self.photoBytes(card.photo)
-                let spec = try CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
+                var spec = try CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
+                // The card's own code on its back: its id, signed.
+                spec.backCode = code
                 guard let renderer = self.renderer(press: card.press) else {
                     throw Problem(.unprocessableContent, "the press \(card.press) is not one of this server's")
                 }

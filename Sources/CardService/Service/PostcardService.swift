@@ -245,12 +245,15 @@ public final class PostcardService: Sendable {
     ///   the body is the spec), put before the fields named in errors.
     /// - Throws: `Problem` 422 naming the field, 404 for a photo this key does not have.
     func spec(_ json: Data, owner: String, prefix: String = "") async throws -> (CardSpec, digest: String) {
-        let spec: CardSpec
+        var spec: CardSpec
         do {
             spec = try CardSpec.parse(json, file: "spec")
         } catch {
             throw Self.problem(error, prefix: prefix)
         }
+        // Every card of the service has its code on the back: checks and previews lay the
+        // back out around one (the placeholder: the same size, no card's).
+        spec.backCode = CardCode.placeholder
         guard let photo = spec.photo else {
             throw Problem(
                 .unprocessableContent,

@@ -3,13 +3,16 @@
 struct CardRecord: Sendable, Equatable, Codable {
     /// Statuses, in the order a card goes through them.
     enum Status: String, Sendable, CaseIterable, Codable {
-        case queued, rendering, ready, failed, cancelled, printed, mailed
+        case queued, rendering, ready, failed, cancelled, printed, mailed, returned, delivered
 
         /// Whether a card in this status has its files (rendered, whatever happened since).
-        var isRendered: Bool { self == .ready || self == .printed || self == .mailed }
+        var isRendered: Bool { self == .ready || isPrinted }
 
         /// Whether the card has left for the press: it can no longer be cancelled.
-        var isPrinted: Bool { self == .printed || self == .mailed }
+        var isPrinted: Bool { [.printed, .mailed, .returned, .delivered].contains(self) }
+
+        /// Whether a scan of the card's code ends its life here: it came back, or arrived.
+        var isScanned: Bool { self == .returned || self == .delivered }
 
         /// The column that keeps when a card reached this status, for those that keep one
         /// (`queued` is `created`; `rendering` comes and goes with leases).

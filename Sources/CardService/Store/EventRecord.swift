@@ -16,6 +16,8 @@ struct EventRecord: Sendable, Equatable {
         case cardCancelled = "card.cancelled"
         case cardPrinted = "card.printed"
         case cardMailed = "card.mailed"
+        case cardReturned = "card.returned"
+        case cardDelivered = "card.delivered"
         case printRunCreated = "print_run.created"
         case printRunMailed = "print_run.mailed"
         case webhookEndpointDisabled = "webhook_endpoint.disabled"
@@ -29,6 +31,8 @@ struct EventRecord: Sendable, Equatable {
             case .cancelled: .cardCancelled
             case .printed: .cardPrinted
             case .mailed: .cardMailed
+            case .returned: .cardReturned
+            case .delivered: .cardDelivered
             case .rendering: nil
             }
         }

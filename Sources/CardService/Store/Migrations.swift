@@ -95,6 +95,15 @@ enum Migrations {
                 "CREATE INDEX deliveries_subject ON deliveries (endpoint, subject, seq)",
             ]
         ),
+        (
+            6,
+            // A card's life after the post: when it came back (`returned`, scanned) or was
+            // delivered; the service's secrets (the one that signs the cards' codes), made
+            // once by the first node that needs one.
+            ["returned_at", "delivered_at"].map { "ALTER TABLE cards ADD COLUMN \($0) BIGINT" } + [
+                "CREATE TABLE service_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created BIGINT NOT NULL)"
+            ]
+        ),
     ]
 
     /// Stands in a statement for the database's own auto-numbered key column.

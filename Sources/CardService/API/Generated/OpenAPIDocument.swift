@@ -444,7 +444,9 @@ enum OpenAPIDocument {
              "failed",
              "cancelled",
              "printed",
-             "mailed"
+             "mailed",
+             "returned",
+             "delivered"
             ],
             "type": "string"
            },
@@ -619,6 +621,8 @@ enum OpenAPIDocument {
              "card.cancelled",
              "card.printed",
              "card.mailed",
+             "card.returned",
+             "card.delivered",
              "print_run.created",
              "print_run.mailed",
              "webhook_endpoint.disabled"
@@ -926,6 +930,10 @@ enum OpenAPIDocument {
               "format": "date-time",
               "type": "string"
              },
+             "delivered": {
+              "format": "date-time",
+              "type": "string"
+             },
              "failed": {
               "format": "date-time",
               "type": "string"
@@ -943,6 +951,10 @@ enum OpenAPIDocument {
               "type": "string"
              },
              "ready": {
+              "format": "date-time",
+              "type": "string"
+             },
+             "returned": {
               "format": "date-time",
               "type": "string"
              }
@@ -1899,6 +1911,90 @@ enum OpenAPIDocument {
              }
             }
            ]
+          },
+          "/v1/scans": {
+           "post": {
+            "operationId": "scanCard",
+            "parameters": [
+             {
+              "description": "What the scan records.",
+              "in": "query",
+              "name": "outcome",
+              "required": false,
+              "schema": {
+               "default": "returned",
+               "enum": [
+                "returned",
+                "delivered"
+               ],
+               "type": "string"
+              }
+             }
+            ],
+            "requestBody": {
+             "content": {
+              "application/octet-stream": {
+               "schema": {
+                "contentMediaType": "application/octet-stream",
+                "type": "string"
+               }
+              },
+              "image/heic": {
+               "schema": {
+                "contentMediaType": "image/heic",
+                "type": "string"
+               }
+              },
+              "image/heif": {
+               "schema": {
+                "contentMediaType": "image/heif",
+                "type": "string"
+               }
+              },
+              "image/jpeg": {
+               "schema": {
+                "contentMediaType": "image/jpeg",
+                "type": "string"
+               }
+              },
+              "image/png": {
+               "schema": {
+                "contentMediaType": "image/png",
+                "type": "string"
+               }
+              },
+              "image/tiff": {
+               "schema": {
+                "contentMediaType": "image/tiff",
+                "type": "string"
+               }
+              },
+              "image/webp": {
+               "schema": {
+                "contentMediaType": "image/webp",
+                "type": "string"
+               }
+              }
+             },
+             "required": true
+            },
+            "responses": {
+             "200": {
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Card"
+                }
+               }
+              },
+              "description": "The card, with the scan's status and its time."
+             },
+             "default": {
+              "$ref": "#/components/responses/Problem"
+             }
+            },
+            "summary": "Record a card as returned to its sender (the default) or delivered, from a photo or scan of its back: the Data Matrix code on it is found, its signature checked, and the card (one of this key's, printed or mailed) takes the status, with its event. Scanning it again with the same outcome changes nothing. The body is the image's bytes.\n"
+           }
           },
           "/v1/webhook-endpoints": {
            "get": {

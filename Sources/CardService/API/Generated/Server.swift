@@ -181,6 +181,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.scanCard(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/v1/scans")
+        )
+        try transport.register(
+            {
                 try await server.listEvents(
                     request: $0,
                     body: $1,
@@ -1535,6 +1546,155 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 return Operations.MailPrintRun.Input(
                     path: path,
                     headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .`default`(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                }
+            }
+        )
+    }
+    /// Record a card as returned to its sender (the default) or delivered, from a photo or scan of its back: the Data Matrix code on it is found, its signature checked, and the card (one of this key's, printed or mailed) takes the status, with its event. Scanning it again with the same outcome changes nothing. The body is the image's bytes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/scans`.
+    /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)`.
+    func scanCard(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.ScanCard.id,
+            using: {
+                APIHandler.scanCard($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.ScanCard.Input.Query = .init(outcome: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "outcome",
+                    as: Operations.ScanCard.Input.Query.OutcomePayload.self
+                ))
+                let headers: Operations.ScanCard.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.ScanCard.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "image/jpeg",
+                        "image/png",
+                        "image/heic",
+                        "image/heif",
+                        "image/webp",
+                        "image/tiff",
+                        "application/octet-stream"
+                    ]
+                )
+                switch chosenContentType {
+                case "image/jpeg":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .jpeg(value)
+                        }
+                    )
+                case "image/png":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .png(value)
+                        }
+                    )
+                case "image/heic":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageHeic(value)
+                        }
+                    )
+                case "image/heif":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageHeif(value)
+                        }
+                    )
+                case "image/webp":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageWebp(value)
+                        }
+                    )
+                case "image/tiff":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .imageTiff(value)
+                        }
+                    )
+                case "application/octet-stream":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .binary(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.ScanCard.Input(
+                    query: query,
+                    headers: headers,
+                    body: body
                 )
             },
             serializer: { output, request in

@@ -582,6 +582,8 @@ extension Components {
             case cancelled = "cancelled"
             case printed = "printed"
             case mailed = "mailed"
+            case returned = "returned"
+            case delivered = "delivered"
         }
         /// When the card reached each status it has been through (RFC 3339, UTC).
         ///
@@ -599,6 +601,10 @@ extension Components {
             internal var printed: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/StatusTimes/mailed`.
             internal var mailed: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/returned`.
+            internal var returned: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatusTimes/delivered`.
+            internal var delivered: Foundation.Date?
             /// Creates a new `StatusTimes`.
             ///
             /// - Parameters:
@@ -608,13 +614,17 @@ extension Components {
             ///   - cancelled:
             ///   - printed:
             ///   - mailed:
+            ///   - returned:
+            ///   - delivered:
             internal init(
                 queued: Foundation.Date? = nil,
                 ready: Foundation.Date? = nil,
                 failed: Foundation.Date? = nil,
                 cancelled: Foundation.Date? = nil,
                 printed: Foundation.Date? = nil,
-                mailed: Foundation.Date? = nil
+                mailed: Foundation.Date? = nil,
+                returned: Foundation.Date? = nil,
+                delivered: Foundation.Date? = nil
             ) {
                 self.queued = queued
                 self.ready = ready
@@ -622,6 +632,8 @@ extension Components {
                 self.cancelled = cancelled
                 self.printed = printed
                 self.mailed = mailed
+                self.returned = returned
+                self.delivered = delivered
             }
             internal enum CodingKeys: String, CodingKey {
                 case queued
@@ -630,6 +642,8 @@ extension Components {
                 case cancelled
                 case printed
                 case mailed
+                case returned
+                case delivered
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -657,13 +671,23 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .mailed
                 )
+                self.returned = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .returned
+                )
+                self.delivered = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .delivered
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "queued",
                     "ready",
                     "failed",
                     "cancelled",
                     "printed",
-                    "mailed"
+                    "mailed",
+                    "returned",
+                    "delivered"
                 ])
             }
         }
@@ -675,6 +699,8 @@ extension Components {
             case card_cancelled = "card.cancelled"
             case card_printed = "card.printed"
             case card_mailed = "card.mailed"
+            case card_returned = "card.returned"
+            case card_delivered = "card.delivered"
             case printRun_created = "print_run.created"
             case printRun_mailed = "print_run.mailed"
             case webhookEndpoint_disabled = "webhook_endpoint.disabled"

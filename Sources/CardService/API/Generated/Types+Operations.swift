@@ -2377,6 +2377,188 @@ internal enum Operations {
             }
         }
     }
+    /// Record a card as returned to its sender (the default) or delivered, from a photo or scan of its back: the Data Matrix code on it is found, its signature checked, and the card (one of this key's, printed or mailed) takes the status, with its event. Scanning it again with the same outcome changes nothing. The body is the image's bytes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/scans`.
+    /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)`.
+    internal enum ScanCard {
+        internal static let id: Swift.String = "scanCard"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/scans/POST/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/POST/query/outcome`.
+                internal enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case returned = "returned"
+                    case delivered = "delivered"
+                }
+                /// What the scan records.
+                ///
+                /// - Remark: Generated from `#/paths/v1/scans/POST/query/outcome`.
+                internal var outcome: Operations.ScanCard.Input.Query.OutcomePayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - outcome: What the scan records.
+                internal init(outcome: Operations.ScanCard.Input.Query.OutcomePayload? = nil) {
+                    self.outcome = outcome
+                }
+            }
+            internal var query: Operations.ScanCard.Input.Query
+            /// - Remark: Generated from `#/paths/v1/scans/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ScanCard.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ScanCard.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ScanCard.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/image\/heic`.
+                case imageHeic(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/image\/heif`.
+                case imageHeif(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/image\/webp`.
+                case imageWebp(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/image\/tiff`.
+                case imageTiff(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/scans/POST/requestBody/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
+            }
+            internal var body: Operations.ScanCard.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                query: Operations.ScanCard.Input.Query = .init(),
+                headers: Operations.ScanCard.Input.Headers = .init(),
+                body: Operations.ScanCard.Input.Body
+            ) {
+                self.query = query
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/scans/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/scans/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Card)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Card {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ScanCard.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ScanCard.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The card, with the scan's status and its time.
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ScanCard.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ScanCard.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error (RFC 9457).
+            ///
+            /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            internal var `default`: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
     ///
     /// - Remark: HTTP `GET /v1/events`.

@@ -79,6 +79,12 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/print-runs/{id}/mailed`.
     /// - Remark: Generated from `#/paths//v1/print-runs/{id}/mailed/post(mailPrintRun)`.
     func mailPrintRun(_ input: Operations.MailPrintRun.Input) async throws -> Operations.MailPrintRun.Output
+    /// Record a card as returned to its sender (the default) or delivered, from a photo or scan of its back: the Data Matrix code on it is found, its signature checked, and the card (one of this key's, printed or mailed) takes the status, with its event. Scanning it again with the same outcome changes nothing. The body is the image's bytes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/scans`.
+    /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)`.
+    func scanCard(_ input: Operations.ScanCard.Input) async throws -> Operations.ScanCard.Output
     /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -316,6 +322,22 @@ extension APIProtocol {
         try await mailPrintRun(Operations.MailPrintRun.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Record a card as returned to its sender (the default) or delivered, from a photo or scan of its back: the Data Matrix code on it is found, its signature checked, and the card (one of this key's, printed or mailed) takes the status, with its event. Scanning it again with the same outcome changes nothing. The body is the image's bytes.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/scans`.
+    /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)`.
+    internal func scanCard(
+        query: Operations.ScanCard.Input.Query = .init(),
+        headers: Operations.ScanCard.Input.Headers = .init(),
+        body: Operations.ScanCard.Input.Body
+    ) async throws -> Operations.ScanCard.Output {
+        try await scanCard(Operations.ScanCard.Input(
+            query: query,
+            headers: headers,
+            body: body
         ))
     }
     /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
