@@ -1,6 +1,7 @@
 #include "CDataMatrix.h"
 
 #include <dmtx.h>
+#include <stdlib.h>
 #include <string.h>
 
 int CDataMatrix_encode(const uint8_t *bytes, size_t length, uint8_t *modules, size_t capacity, int *side) {
@@ -52,13 +53,12 @@ static int symbol_size(int side) {
     return DmtxSymbolSquareAuto;
 }
 
-int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix,
-                       size_t prefix_length, int timeout_ms, int min_edge, int max_edge, int symbol_side,
-                       uint8_t *message, size_t capacity, size_t *message_length) {
-    if (pixels == NULL || width < 8 || height < 8 || stride < width || message == NULL || message_length == NULL ||
-        timeout_ms < 0 || (prefix == NULL && prefix_length > 0)) {
-        return -1;
-    }
+/// Searches the `width` x `height` box at `pixels` (rows `stride` bytes apart) until `timeout`
+/// for a symbol whose message starts with `prefix`: 0 and the message when found, 1 when
+/// not, -2 when libdmtx fails.
+static int search(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix, size_t prefix_length,
+                  DmtxTime timeout, int min_edge, int max_edge, int symbol_side, int shrink, uint8_t *message,
+                  size_t capacity, size_t *message_length) {
     // libdmtx reads but does not write the pixels; its API takes them as non-const.
     DmtxImage *image = dmtxImageCreate((unsigned char *)pixels, width, height, DmtxPack8bppK);
     if (image == NULL) return -2;
@@ -68,12 +68,12 @@ int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride,
         dmtxImageSetProp(image, DmtxPropImageFlip, DmtxFlipNone) != DmtxPass) {
         goto done;
     }
-    decode = dmtxDecodeCreate(image, 1);
+    decode = dmtxDecodeCreate(image, shrink);
     if (decode == NULL) goto done;
     if (dmtxDecodeSetProp(decode, DmtxPropSymbolSize, symbol_size(symbol_side)) != DmtxPass) goto done;
-    if (min_edge > 0 && dmtxDecodeSetProp(decode, DmtxPropEdgeMin, min_edge) != DmtxPass) goto done;
-    if (max_edge > 0 && dmtxDecodeSetProp(decode, DmtxPropEdgeMax, max_edge) != DmtxPass) goto done;
-    DmtxTime timeout = dmtxTimeAdd(dmtxTimeNow(), timeout_ms);
+    // libdmtx compares the edges' bounds with the shrunk picture's pixels.
+    if (min_edge > 0 && dmtxDecodeSetProp(decode, DmtxPropEdgeMin, min_edge / shrink) != DmtxPass) goto done;
+    if (max_edge > 0 && dmtxDecodeSetProp(decode, DmtxPropEdgeMax, max_edge / shrink) != DmtxPass) goto done;
     result = 1;
     for (;;) {
         DmtxRegion *region = dmtxRegionFindNext(decode, &timeout);
@@ -96,4 +96,111 @@ done:
     if (decode != NULL) dmtxDecodeDestroy(&decode);
     dmtxImageDestroy(&image);
     return result;
+}
+
+enum {
+    /// The locator's blocks, in pixels.
+    BLOCK = 8,
+    /// Its window, in blocks: 96 pixels, about a symbol's side at the working size.
+    WINDOW = 12,
+    /// The box searched round a place the locator found, in pixels.
+    CROP = 400,
+    /// A step between two pixels that counts as an edge (of 255).
+    EDGE = 40,
+};
+
+/// The places most like a Data Matrix symbol, best first: the windows with the most strong
+/// edges across and down (a symbol is half dark modules, edges everywhere; text has space
+/// between its lines, paper and table none). libdmtx looks for a symbol everywhere, following
+/// every edge, and how long that takes swings with the picture (tens of milliseconds to more
+/// than a second on a back with its table round it); a few boxes round these places are read
+/// first, in milliseconds. No library here has such a locator (libdmtx's own is the slow part).
+/// Writes up to `count` centres to `xs`, `ys`; returns how many.
+static int locate(const uint8_t *pixels, int width, int height, int stride, int count, int *xs, int *ys) {
+    int columns = width / BLOCK, rows = height / BLOCK;
+    if (columns < WINDOW || rows < WINDOW) return 0;
+    int *edges = calloc((size_t)columns * (size_t)rows, sizeof(int));
+    long *sums = calloc((size_t)(columns + 1) * (size_t)(rows + 1), sizeof(long));
+    int found = 0;
+    if (edges == NULL || sums == NULL) goto done;
+    for (int y = 0; y < rows * BLOCK - 1; y++) {
+        const uint8_t *row = pixels + (size_t)y * (size_t)stride;
+        for (int x = 0; x < columns * BLOCK - 1; x++) {
+            int value = row[x];
+            int across = abs(value - row[x + 1]) > EDGE;
+            int down = abs(value - row[x + stride]) > EDGE;
+            edges[(y / BLOCK) * columns + x / BLOCK] += across + down;
+        }
+    }
+    for (; found < count; found++) {
+        // Summed areas, so that each window's total costs four reads.
+        for (int y = 0; y < rows; y++) {
+            for (int x = 0; x < columns; x++) {
+                sums[(y + 1) * (columns + 1) + x + 1] = edges[y * columns + x] + sums[y * (columns + 1) + x + 1] +
+                                                        sums[(y + 1) * (columns + 1) + x] - sums[y * (columns + 1) + x];
+            }
+        }
+        long best = 0;
+        int left = -1, top = -1;
+        for (int y = 0; y + WINDOW <= rows; y++) {
+            for (int x = 0; x + WINDOW <= columns; x++) {
+                long total = sums[(y + WINDOW) * (columns + 1) + x + WINDOW] - sums[y * (columns + 1) + x + WINDOW] -
+                             sums[(y + WINDOW) * (columns + 1) + x] + sums[y * (columns + 1) + x];
+                if (total > best) {
+                    best = total;
+                    left = x;
+                    top = y;
+                }
+            }
+        }
+        if (left < 0) break;
+        xs[found] = left * BLOCK + WINDOW * BLOCK / 2;
+        ys[found] = top * BLOCK + WINDOW * BLOCK / 2;
+        // The next place is away from this one.
+        for (int y = top - 2 * WINDOW; y < top + 3 * WINDOW; y++) {
+            for (int x = left - 2 * WINDOW; x < left + 3 * WINDOW; x++) {
+                if (x >= 0 && y >= 0 && x < columns && y < rows) edges[y * columns + x] = 0;
+            }
+        }
+    }
+done:
+    free(edges);
+    free(sums);
+    return found;
+}
+
+/// The earlier of two times.
+static DmtxTime earlier(DmtxTime a, DmtxTime b) { return a.sec < b.sec || (a.sec == b.sec && a.usec < b.usec) ? a : b; }
+
+int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix,
+                       size_t prefix_length, int timeout_ms, int min_edge, int max_edge, int symbol_side, int shrink,
+                       int places, uint8_t *message, size_t capacity, size_t *message_length) {
+    if (pixels == NULL || width < 8 || height < 8 || stride < width || message == NULL || message_length == NULL ||
+        timeout_ms < 0 || shrink < 1 || places < 0 || places > 16 || (prefix == NULL && prefix_length > 0)) {
+        return -1;
+    }
+    DmtxTime deadline = dmtxTimeAdd(dmtxTimeNow(), timeout_ms);
+    int xs[16], ys[16];
+    int found = locate(pixels, width, height, stride, places, xs, ys);
+    for (int index = 0; index < found; index++) {
+        int left = xs[index] - CROP / 2, top = ys[index] - CROP / 2;
+        if (left < 0) left = 0;
+        if (top < 0) top = 0;
+        int box_width = left + CROP > width ? width - left : CROP;
+        int box_height = top + CROP > height ? height - top : CROP;
+        const uint8_t *box = pixels + (size_t)top * (size_t)stride + (size_t)left;
+        // Every pixel, then every second one: each finds what the other misses.
+        for (int step = 1; step <= 2; step++) {
+            DmtxTime soon = dmtxTimeAdd(dmtxTimeNow(), 40);
+            if (dmtxTimeExceeded(deadline)) return 1;
+            int result = search(
+                box, box_width, box_height, stride, prefix, prefix_length,
+                soon.sec * 1000 + soon.usec / 1000 < deadline.sec * 1000 + deadline.usec / 1000 ? soon : deadline,
+                min_edge, max_edge, symbol_side, step, message, capacity, message_length);
+            if (result != 1) return result;
+        }
+    }
+    if (dmtxTimeExceeded(deadline)) return 1;
+    return search(pixels, width, height, stride, prefix, prefix_length, deadline, min_edge, max_edge, symbol_side,
+                  shrink, message, capacity, message_length);
 }

@@ -18,11 +18,13 @@ int CDataMatrix_encode(const uint8_t *bytes, size_t length, uint8_t *modules, si
 /// `stride` bytes apart, row 0 at the top) whose message starts with `prefix` (skipping any
 /// other symbol), for at most `timeout_ms` milliseconds. `min_edge` and `max_edge` bound the
 /// symbol's side in pixels (0: unbounded); `symbol_side` is the side in modules to look for
-/// (0: any square size). On success copies the message (at most `capacity` bytes) to
-/// `message`, its length to `*message_length`, and returns 0; returns 1 when none was found
-/// in time, -1 for bad arguments, -2 when libdmtx fails.
+/// (0: any square size); libdmtx reads every `shrink`th pixel (1: all). The boxes round the
+/// `places` (at most 16) places most like a symbol are read first, 40 ms each at most, then
+/// the whole picture with the time left. On success copies the
+/// message (at most `capacity` bytes) to `message`, its length to `*message_length`, and
+/// returns 0; returns 1 when none was found in time, -1 for bad arguments, -2 when libdmtx fails.
 int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix,
-                       size_t prefix_length, int timeout_ms, int min_edge, int max_edge, int symbol_side,
-                       uint8_t *message, size_t capacity, size_t *message_length);
+                       size_t prefix_length, int timeout_ms, int min_edge, int max_edge, int symbol_side, int shrink,
+                       int places, uint8_t *message, size_t capacity, size_t *message_length);
 
 #endif
