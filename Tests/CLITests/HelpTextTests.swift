@@ -9,7 +9,7 @@ import Testing
     static let commands: [[String]] = [
         [], ["render"], ["thumb"], ["serve"], ["sign"], ["frames"], ["cache"], ["cache", "stats"], ["cache", "gc"],
         ["cache", "verify"], ["runs"], ["runs", "verify"], ["runs", "merge"], ["preflight"], ["impose"], ["keys"],
-        ["keys", "create"],
+        ["keys", "create"], ["scan"],
     ]
 
     static let directory = Fixtures.root.path + "/Tests/CLITests/Help"

@@ -2,6 +2,7 @@ import CardKit
 import Foundation
 import ImageCore
 import Mail
+import NIOHTTP1
 import TestSupport
 import Testing
 import VipsKit
@@ -157,6 +158,144 @@ struct ScanTests {
             // A photo with no code at all.
             let photo = try ImageData(contentsOfFile: Fixtures.photo("photos/phone-4032x3024.jpg"), maxBytes: 50 << 20)
             #expect(try scans.read(photo, secret: secret) == .noCode)
+        }
+    }
+}
+
+extension ScanTests {
+    /// Page 2 (the back) of a card's press PDF as Ghostscript prints it at `dpi`: a scan of the
+    /// printed card.
+    static func printedBack(_ pdf: Data, dpi: Int, into directory: String, name: String) async throws -> String {
+        let input = directory + "/\(name).pdf", output = directory + "/\(name).png"
+        try pdf.write(to: URL(fileURLWithPath: input))
+        let run = try await Tools.onWorkerThread {
+            try Tools.run(
+                "/usr/bin/gs",
+                [
+                    "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=png16m", "-r\(dpi)", "-dFirstPage=2",
+                    "-dLastPage=2", "-sOutputFile=\(output)", input,
+                ])
+        }
+        guard run.status == 0 else { throw Tools.ToolError(message: "gs: \(run.stderr)") }
+        return output
+    }
+
+    @Test(
+        "printed, mailed, then scanned back: returned or delivered once, with the event, by the API and the CLI",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gs"), "Ghostscript missing"),
+        arguments: DatabaseKind.available)
+    func scansRecordACardsEnd(database: DatabaseKind) async throws {
+        try await LiveService.with(database) { live in
+            let key = try await live.service.book.createKey(name: "app").secret
+            let other = try await live.service.book.createKey(name: "other").secret
+            let photo = try await live.upload(ServiceAPITests.photo, key: key)
+            let order = #"{"spec": \#(ServiceAPITests.spec(photo: photo, recipients: 3)), "press": "eu-a6-fogra39"}"#
+            let placed = try await live.send(.POST, "/v1/cards", key: key, body: Data(order.utf8))
+            #expect(placed.status == 202, "\(placed.text)")
+            let ids = try #require(placed.json["cards"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+            try #require(ids.count == 3)
+            for id in ids { #expect(try await live.settled(id, key: key)["status"] as? String == "ready") }
+            // Each card's back, printed and scanned at 150 dpi by Ghostscript from its PDF.
+            let directory = try Fixtures.scratchDirectory("scans-api")
+            var scans: [String] = []
+            for (index, id) in ids.enumerated() {
+                let pdf = try await live.send(.GET, "/v1/cards/\(id)/files/print", key: key)
+                #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)))
+                scans.append(try await Self.printedBack(pdf.body, dpi: 150, into: directory, name: "card-\(index)"))
+            }
+            let png = { (index: Int) in try Data(contentsOf: URL(fileURLWithPath: scans[index])) }
+            // Not printed yet: it cannot have come back.
+            let early = try await live.send(.POST, "/v1/scans", key: key, body: try png(0), contentType: "image/png")
+            #expect(early.status == 409 && early.text.contains("ready"), "\(early.text)")
+
+            let run = try await live.send(
+                .POST, "/v1/print-runs", key: key, body: Data(#"{"press": "eu-a6-fogra39", "sheet": "sra3"}"#.utf8))
+            #expect(run.status == 201, "\(run.text)")
+            let runID = try #require(run.json["id"] as? String)
+            #expect(try await live.send(.POST, "/v1/print-runs/\(runID)/mailed", key: key).status == 200)
+            let (_, cursor) = try await EventTests.events(live, key: key)
+
+            // Returned: the first card, from its scan as a PNG.
+            let returned = try await live.send(.POST, "/v1/scans", key: key, body: try png(0), contentType: "image/png")
+            #expect(returned.status == 200, "\(returned.text)")
+            #expect(returned.json["id"] as? String == ids[0] && returned.json["status"] as? String == "returned")
+            let times = try #require(returned.json["times"] as? [String: String])
+            let returnedAt = try #require(times["returned"])
+            #expect(times["mailed"]! <= returnedAt)
+            // Again: nothing changes; the other outcome is refused; another key's card is not found.
+            let again = try await live.send(.POST, "/v1/scans", key: key, body: try png(0), contentType: "image/png")
+            #expect(again.status == 200 && (again.json["times"] as? [String: String])?["returned"] == returnedAt)
+            let delivered0 = try await live.send(
+                .POST, "/v1/scans?outcome=delivered", key: key, body: try png(0), contentType: "image/png")
+            #expect(delivered0.status == 409 && delivered0.text.contains("returned"), "\(delivered0.text)")
+            let foreign = try await live.send(
+                .POST, "/v1/scans", key: other, body: try png(0), contentType: "image/png")
+            #expect(foreign.status == 404, "\(foreign.text)")
+
+            // Delivered: the second card, photographed badly (a JPEG sent as image/jpeg).
+            let photographed = try await Self.photographed([scans[1]], seed: 3, into: directory + "/photographed")
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: photographed[0]))
+            let delivered = try await live.send(
+                .POST, "/v1/scans?outcome=delivered", key: key, body: jpeg, contentType: "image/jpeg")
+            #expect(delivered.status == 200, "\(delivered.text)")
+            #expect(delivered.json["id"] as? String == ids[1] && delivered.json["status"] as? String == "delivered")
+            #expect((delivered.json["times"] as? [String: String])?["delivered"] != nil)
+
+            // Refused: no code, a code this service did not sign, an outcome that is not one, no body.
+            let plain = try await live.send(
+                .POST, "/v1/scans", key: key, body: try Data(contentsOf: URL(fileURLWithPath: ServiceAPITests.photo)),
+                contentType: "image/jpeg")
+            #expect(plain.status == 422 && plain.text.contains("No card's code"), "\(plain.text)")
+            let forgedBack = try VersoRenderer(
+                code: try DataMatrix(
+                    bytes: try #require(CardCode(secret: Array(repeating: 7, count: 32)).bytes(card: ids[2])))
+            ).render(message: nil, recipient: nil, recipientIndex: 0, format: CardFormat(), specFile: "forged")
+            let forged = try await live.send(
+                .POST, "/v1/scans", key: key, body: try forgedBack.encoded(EncodeOptions(format: .png)),
+                contentType: "image/png")
+            #expect(forged.status == 422 && forged.text.contains("signature"), "\(forged.text)")
+            let badOutcome = try await live.send(
+                .POST, "/v1/scans?outcome=lost", key: key, body: try png(2), contentType: "image/png")
+            #expect(badOutcome.status == 400, "\(badOutcome.text)")
+            let notAnImage = try await live.send(
+                .POST, "/v1/scans", key: key, body: Data("hello".utf8), contentType: "application/octet-stream")
+            #expect(notAnImage.status == 422, "\(notAnImage.text)")
+
+            // The events, and the list's filters.
+            let (events, _) = try await EventTests.events(live, key: key, after: cursor)
+            #expect(events.map { $0["type"] as? String } == ["card.returned", "card.delivered"], "\(events)")
+            #expect((events.first?["data"] as? [String: Any])?["id"] as? String == ids[0])
+            #expect((events.last?["data"] as? [String: Any])?["status"] as? String == "delivered")
+            for (status, expected) in [("returned", [ids[0]]), ("delivered", [ids[1]])] {
+                let listed = try await live.send(.GET, "/v1/cards?status=\(status)", key: key)
+                #expect(
+                    (listed.json["cards"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } == expected)
+            }
+
+            // `cardrender scan` on the same database (SQLite: its file in the data directory).
+            guard database == .sqlite else { return }
+            let data = ["--data", live.directory]
+            let scanned = scans
+            let dry = try await Tools.onWorkerThread {
+                try Tools.run(Tools.cardrender, ["scan", "--dry-run", scanned[2]] + data)
+            }
+            #expect(dry.status == 0 && dry.stdoutText == "\(scans[2])\t\(ids[2])\tchecked\n", "\(dry.stderr)")
+            #expect(try await live.send(.GET, "/v1/cards/\(ids[2])", key: key).json["status"] as? String == "mailed")
+            let recorded = try await Tools.onWorkerThread {
+                try Tools.run(
+                    Tools.cardrender,
+                    ["scan", scanned[2], scanned[1], ServiceAPITests.photo, "--outcome", "returned"] + data)
+            }
+            // The first recorded; the second scanned before as delivered; the third has no code.
+            #expect(recorded.status == 1)
+            #expect(recorded.stdoutText == "\(scans[2])\t\(ids[2])\treturned\n", "\(recorded.stdoutText)")
+            #expect(recorded.stderr.contains("\(scans[1]): the card \(ids[1]) was scanned before as delivered"))
+            #expect(
+                recorded.stderr.contains("\(ServiceAPITests.photo): no card's code was found"), "\(recorded.stderr)")
+            let third = try await live.send(.GET, "/v1/cards/\(ids[2])", key: key).json
+            #expect(third["status"] as? String == "returned")
+            let (last, _) = try await EventTests.events(live, key: key, after: cursor, query: "&type=card.returned")
+            #expect(last.compactMap { ($0["data"] as? [String: Any])?["id"] as? String } == [ids[0], ids[2]])
         }
     }
 }

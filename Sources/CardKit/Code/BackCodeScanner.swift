@@ -53,8 +53,10 @@ public struct BackCodeScanner: Sendable {
             let size = (max(8, Int((Double(width) * scale).rounded())), max(8, Int((Double(height) * scale).rounded())))
             guard tried.insert([size.0, places, shrink]).inserted else { continue }
             if read?.width != size.0 {
-                let grey = try photo.thumbnail(policy: policy, width: size.0, height: size.1, strict: false)
-                    .opaqueSRGB().bandMean().castToUChar()
+                let grey = try photo.thumbnail(
+                    policy: policy, width: size.0, height: size.1, strict: policy.damage == .fail
+                )
+                .opaqueSRGB().bandMean().castToUChar()
                 read = (size.0, try grey.eightBitPixels())
             }
             guard let pixels = read?.pixels else { continue }

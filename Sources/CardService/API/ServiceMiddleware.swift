@@ -72,9 +72,9 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             }
             var request = request
             let operation = try validator.operation(of: request)
-            // A photo's body is held until it is stored: a few at a time, so that many uploads
-            // at once wait rather than hold their bodies in memory together.
-            let isUpload = operation?.operation.bodyTypes.contains("multipart/form-data") == true
+            // A photo's body (an upload, a scan) is held until it is stored or read: a few at a
+            // time, so that many at once wait rather than hold their bodies in memory together.
+            let isUpload = operation?.operation.bodyTypes.contains { $0.hasPrefix("image/") } == true
             return try await (isUpload ? uploads : unbounded).run {
                 let body = try await collectBody(of: request, limit: isUpload ? maxPhotoBytes : maxSpecBytes)
                 request.body = RequestBody(buffer: body)
