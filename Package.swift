@@ -345,7 +345,7 @@ let package = Package(
                 "ServerShell",
                 "PhotoSources", "Thumbnails",
                 "ImageCore", "CardService", "ThumbServer", "cardrender", "CardKit", "CardPipeline", "RenderCache",
-                "VipsKit", "TestSupport", "PressKit",
+                "VipsKit", "TestSupport", "PressKit", "Mail",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -78,6 +78,9 @@ import Thumbnails
         ("recipients.country", { $0.recipients[0].country = "BE" }),
         ("recipients count", { $0.recipients.append(recipient) }),
         ("sender", { $0.sender = recipient }),
+        // Each service card's back carries its own code: one card's bytes never serve another.
+        ("backCode", { $0.backCode = [0x43, 0x52, 0x01] + [UInt8](repeating: 1, count: 24) }),
+        ("backCode other", { $0.backCode = [0x43, 0x52, 0x01] + [UInt8](repeating: 2, count: 24) }),
     ]
 
     /// The key names every native library that makes the bytes (by the headers built
@@ -108,6 +111,7 @@ import Thumbnails
             labels(Self.base)
                 == [
                     "photo", "placement", "frame", "effect", "format", "background", "message", "recipients", "sender",
+                    "backCode",
                 ])
         #expect(labels(Self.base.format) == ["size", "dpi", "bleed"])
         #expect(labels(Self.base.effect!) == ["name", "strength"])
