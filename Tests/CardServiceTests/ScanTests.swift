@@ -211,9 +211,11 @@ extension ScanTests {
             // Each card's back, printed and scanned at 150 dpi by Ghostscript from its PDF.
             let directory = try Fixtures.scratchDirectory("scans-api")
             var scans: [String] = []
+            var pdfs: [Data] = []
             for (index, id) in ids.enumerated() {
                 let pdf = try await live.send(.GET, "/v1/cards/\(id)/files/print", key: key)
                 #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)))
+                pdfs.append(pdf.body)
                 scans.append(try await Self.printedBack(pdf.body, dpi: 150, into: directory, name: "card-\(index)"))
             }
             let png = { (index: Int) in try Data(contentsOf: URL(fileURLWithPath: scans[index])) }
@@ -246,7 +248,8 @@ extension ScanTests {
             #expect(foreign.status == 404, "\(foreign.text)")
 
             // Delivered: the second card, photographed badly (a JPEG sent as image/jpeg).
-            let photographed = try await Self.photographed([scans[1]], seed: 3, into: directory + "/photographed")
+            let sharp = try await Self.printedBack(pdfs[1], dpi: 300, into: directory, name: "card-1-300dpi")
+            let photographed = try await Self.photographed([sharp], seed: 3, into: directory + "/photographed")
             let jpeg = try Data(contentsOf: URL(fileURLWithPath: photographed[0]))
             let delivered = try await live.send(
                 .POST, "/v1/scans?outcome=delivered", key: key, body: jpeg, contentType: "image/jpeg")

@@ -21,17 +21,19 @@ public struct BackCodeScanner: Sendable {
     public var side: Int
     /// The bytes the wanted message starts with.
     public var prefix: [UInt8]
-    /// The time allowed to one picture, decoding included.
+    /// The CPU time the searches of one picture may take, in milliseconds (decoding not
+    /// counted): shared by the passes in proportion to theirs, and each likely place's box
+    /// gets 40 ms of every 900.
     public var milliseconds: Int
 
     /// The longest side the picture is searched at, how many likely places are read first,
-    /// every how many pixels libdmtx reads the whole picture, and the pass's time (within
-    /// what is left), in order; never enlarged more than 2.5 times.
+    /// every how many pixels libdmtx reads the whole picture, and the pass's CPU time, in
+    /// order (900 ms in all); never enlarged more than 2.5 times.
     static let passes: [(side: Int, places: Int, shrink: Int, milliseconds: Int)] = [
         (1600, 3, 2, 300), (1600, 0, 1, 250), (1100, 3, 1, 150), (2400, 3, 2, 200),
     ]
 
-    public init(policy: DecodePolicy, side: Int, prefix: [UInt8], milliseconds: Int = 800) {
+    public init(policy: DecodePolicy, side: Int, prefix: [UInt8], milliseconds: Int = 900) {
         self.policy = policy
         self.side = side
         self.prefix = prefix
@@ -45,7 +47,8 @@ public struct BackCodeScanner: Sendable {
         let header = try photo.header(policy: policy)
         let (width, height) = (header.uprightWidth, header.uprightHeight)
         let longest = max(width, height)
-        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        // CPU time, not the clock's: a scan on a busy machine finds what it finds on an idle one.
+        let share = Double(milliseconds) / Double(Self.passes.reduce(0) { $0 + $1.milliseconds })
         var read: (width: Int, pixels: [UInt8])?
         var tried: Set<[Int]> = []
         for (working, places, shrink, budget) in Self.passes {
@@ -60,15 +63,12 @@ public struct BackCodeScanner: Sendable {
                 read = (size.0, try grey.eightBitPixels())
             }
             guard let pixels = read?.pixels else { continue }
-            let left = deadline - ContinuousClock.now
-            let milliseconds = min(
-                budget, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            guard milliseconds > 0 else { return nil }
             // A module of 2 pixels at the least; the symbol at most two thirds of the picture.
             let edges = (2 * side)...max(2 * side + 1, min(size.0, size.1) * 2 / 3)
             if let message = DataMatrix.find(
                 in: pixels, width: size.0, height: size.1, prefix: prefix, side: side, edges: edges,
-                shrink: shrink, places: places, milliseconds: milliseconds)
+                shrink: shrink, places: places, placeMilliseconds: Int(40 * share),
+                milliseconds: Int(Double(budget) * share))
             {
                 return message
             }

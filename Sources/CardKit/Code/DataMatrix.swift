@@ -61,17 +61,19 @@ public struct DataMatrix: Sendable, Equatable {
 
     /// The message of a symbol in `pixels` (greyscale, `width` x `height`, one byte a pixel,
     /// row 0 at the top) that starts with `prefix`, skipping any other symbol (a stamp's or
-    /// a franking machine's code); nil when none is found within `milliseconds`.
+    /// a franking machine's code); nil when none is found within `milliseconds` of this
+    /// thread's CPU time (on a busy machine the search gets as far, later).
     /// - Parameters:
     ///   - side: the symbol's side in modules to look for (nil: any square size).
     ///   - edges: the range of the symbol's side in pixels to look for (nil: any).
     ///   - shrink: read every `shrink`th pixel only (1: all): faster, for large modules.
     ///   - places: how many of the places most like a symbol (the windows of 96 pixels with
-    ///     the most edges) are read first, a box of 400 pixels round each, before the whole
-    ///     picture (0 to 16).
+    ///     the most edges) are read first, a box of 400 pixels round each, `placeMilliseconds`
+    ///     each at most, before the whole picture (0 to 16).
     public static func find(
         in pixels: [UInt8], width: Int, height: Int, prefix: [UInt8], side: Int? = nil,
-        edges: ClosedRange<Int>? = nil, shrink: Int = 1, places: Int = 0, milliseconds: Int
+        edges: ClosedRange<Int>? = nil, shrink: Int = 1, places: Int = 0, placeMilliseconds: Int = 40,
+        milliseconds: Int
     ) -> [UInt8]? {
         guard width >= 8, height >= 8, pixels.count >= width * height else { return nil }
         var message = [UInt8](repeating: 0, count: 2048)
@@ -81,7 +83,8 @@ public struct DataMatrix: Sendable, Equatable {
                 message.withUnsafeMutableBufferPointer { output in
                     CDataMatrix_decode(
                         input.baseAddress, Int32(width), Int32(height), Int32(width), start.baseAddress, start.count,
-                        Int32(max(0, milliseconds)), Int32(edges?.lowerBound ?? 0), Int32(edges?.upperBound ?? 0),
+                        Int32(max(0, milliseconds)), Int32(max(0, placeMilliseconds)), Int32(edges?.lowerBound ?? 0),
+                        Int32(edges?.upperBound ?? 0),
                         Int32(side ?? 0), Int32(max(1, shrink)), Int32(min(16, max(0, places))),
                         output.baseAddress, output.count, &length)
                 }

@@ -3,6 +3,7 @@
 #include <dmtx.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int CDataMatrix_encode(const uint8_t *bytes, size_t length, uint8_t *modules, size_t capacity, int *side) {
     if (bytes == NULL || modules == NULL || side == NULL || length == 0 || length > 1556) return -1;
@@ -53,12 +54,23 @@ static int symbol_size(int side) {
     return DmtxSymbolSquareAuto;
 }
 
-/// Searches the `width` x `height` box at `pixels` (rows `stride` bytes apart) until `timeout`
-/// for a symbol whose message starts with `prefix`: 0 and the message when found, 1 when
-/// not, -2 when libdmtx fails.
+/// Milliseconds of CPU time this thread has used.
+static double thread_milliseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return (double)now.tv_sec * 1000.0 + (double)now.tv_nsec / 1e6;
+}
+
+/// Searches the `width` x `height` box at `pixels` (rows `stride` bytes apart) for a symbol
+/// whose message starts with `prefix`, until this thread has spent `budget_ms` of CPU time on
+/// it: 0 and the message when found, 1 when not, -2 when libdmtx fails. CPU time, not the
+/// clock's: on a busy machine a search gets as far as on an idle one, only later. libdmtx's
+/// own timeout is the clock's, so it is given 10 ms at a time; its search resumes where it
+/// stopped.
 static int search(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix, size_t prefix_length,
-                  DmtxTime timeout, int min_edge, int max_edge, int symbol_side, int shrink, uint8_t *message,
+                  double budget_ms, int min_edge, int max_edge, int symbol_side, int shrink, uint8_t *message,
                   size_t capacity, size_t *message_length) {
+    double started = thread_milliseconds();
     // libdmtx reads but does not write the pixels; its API takes them as non-const.
     DmtxImage *image = dmtxImageCreate((unsigned char *)pixels, width, height, DmtxPack8bppK);
     if (image == NULL) return -2;
@@ -75,9 +87,14 @@ static int search(const uint8_t *pixels, int width, int height, int stride, cons
     if (min_edge > 0 && dmtxDecodeSetProp(decode, DmtxPropEdgeMin, min_edge / shrink) != DmtxPass) goto done;
     if (max_edge > 0 && dmtxDecodeSetProp(decode, DmtxPropEdgeMax, max_edge / shrink) != DmtxPass) goto done;
     result = 1;
-    for (;;) {
-        DmtxRegion *region = dmtxRegionFindNext(decode, &timeout);
-        if (region == NULL) break;
+    while (thread_milliseconds() - started < budget_ms) {
+        DmtxTime slice = dmtxTimeAdd(dmtxTimeNow(), 10);
+        DmtxRegion *region = dmtxRegionFindNext(decode, &slice);
+        if (region == NULL) {
+            // Out of time for this slice: go on; else the whole box has been searched.
+            if (dmtxTimeExceeded(slice)) continue;
+            break;
+        }
         DmtxMessage *found = dmtxDecodeMatrixRegion(decode, region, DmtxUndefined);
         dmtxRegionDestroy(&region);
         if (found == NULL) continue;
@@ -169,17 +186,15 @@ done:
     return found;
 }
 
-/// The earlier of two times.
-static DmtxTime earlier(DmtxTime a, DmtxTime b) { return a.sec < b.sec || (a.sec == b.sec && a.usec < b.usec) ? a : b; }
-
 int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix,
-                       size_t prefix_length, int timeout_ms, int min_edge, int max_edge, int symbol_side, int shrink,
-                       int places, uint8_t *message, size_t capacity, size_t *message_length) {
+                       size_t prefix_length, int budget_ms, int place_ms, int min_edge, int max_edge, int symbol_side,
+                       int shrink, int places, uint8_t *message, size_t capacity, size_t *message_length) {
     if (pixels == NULL || width < 8 || height < 8 || stride < width || message == NULL || message_length == NULL ||
-        timeout_ms < 0 || shrink < 1 || places < 0 || places > 16 || (prefix == NULL && prefix_length > 0)) {
+        budget_ms < 0 || place_ms < 0 || shrink < 1 || places < 0 || places > 16 ||
+        (prefix == NULL && prefix_length > 0)) {
         return -1;
     }
-    DmtxTime deadline = dmtxTimeAdd(dmtxTimeNow(), timeout_ms);
+    double started = thread_milliseconds();
     int xs[16], ys[16];
     int found = locate(pixels, width, height, stride, places, xs, ys);
     for (int index = 0; index < found; index++) {
@@ -191,16 +206,16 @@ int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride,
         const uint8_t *box = pixels + (size_t)top * (size_t)stride + (size_t)left;
         // Every pixel, then every second one: each finds what the other misses.
         for (int step = 1; step <= 2; step++) {
-            DmtxTime soon = dmtxTimeAdd(dmtxTimeNow(), 40);
-            if (dmtxTimeExceeded(deadline)) return 1;
-            int result = search(
-                box, box_width, box_height, stride, prefix, prefix_length,
-                soon.sec * 1000 + soon.usec / 1000 < deadline.sec * 1000 + deadline.usec / 1000 ? soon : deadline,
-                min_edge, max_edge, symbol_side, step, message, capacity, message_length);
+            double left_ms = budget_ms - (thread_milliseconds() - started);
+            if (left_ms <= 0) return 1;
+            int result = search(box, box_width, box_height, stride, prefix, prefix_length,
+                                left_ms < place_ms ? left_ms : place_ms, min_edge, max_edge, symbol_side, step, message,
+                                capacity, message_length);
             if (result != 1) return result;
         }
     }
-    if (dmtxTimeExceeded(deadline)) return 1;
-    return search(pixels, width, height, stride, prefix, prefix_length, deadline, min_edge, max_edge, symbol_side,
+    double left_ms = budget_ms - (thread_milliseconds() - started);
+    if (left_ms <= 0) return 1;
+    return search(pixels, width, height, stride, prefix, prefix_length, left_ms, min_edge, max_edge, symbol_side,
                   shrink, message, capacity, message_length);
 }

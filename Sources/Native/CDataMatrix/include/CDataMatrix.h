@@ -16,15 +16,17 @@ int CDataMatrix_encode(const uint8_t *bytes, size_t length, uint8_t *modules, si
 
 /// Looks for a symbol in a greyscale picture (`width` x `height`, one byte a pixel, rows
 /// `stride` bytes apart, row 0 at the top) whose message starts with `prefix` (skipping any
-/// other symbol), for at most `timeout_ms` milliseconds. `min_edge` and `max_edge` bound the
+/// other symbol), for at most `budget_ms` milliseconds of this thread's CPU time (not the
+/// clock's: a busy machine finds what an idle one does). `min_edge` and `max_edge` bound the
 /// symbol's side in pixels (0: unbounded); `symbol_side` is the side in modules to look for
-/// (0: any square size); libdmtx reads every `shrink`th pixel (1: all). The boxes round the
-/// `places` (at most 16) places most like a symbol are read first, 40 ms each at most, then
-/// the whole picture with the time left. On success copies the
-/// message (at most `capacity` bytes) to `message`, its length to `*message_length`, and
-/// returns 0; returns 1 when none was found in time, -1 for bad arguments, -2 when libdmtx fails.
+/// (0: any square size). The boxes round the `places` (at most 16) places most like a symbol
+/// are read first, `place_ms` each at most, every pixel then every second one; then the whole
+/// picture with the time left, libdmtx reading every `shrink`th pixel (1: all). On success
+/// copies the message (at most `capacity` bytes) to `message`, its length to
+/// `*message_length`, and returns 0; returns 1 when none was found in time, -1 for bad
+/// arguments, -2 when libdmtx fails.
 int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride, const uint8_t *prefix,
-                       size_t prefix_length, int timeout_ms, int min_edge, int max_edge, int symbol_side, int shrink,
-                       int places, uint8_t *message, size_t capacity, size_t *message_length);
+                       size_t prefix_length, int budget_ms, int place_ms, int min_edge, int max_edge, int symbol_side,
+                       int shrink, int places, uint8_t *message, size_t capacity, size_t *message_length);
 
 #endif
