@@ -183,7 +183,9 @@ async function follow(ids) {
     setText('status', describe(session.cards));
     setText('mail', mailNote(session.cards));
     if (changed) renderOrdered();
-    if (session.cards.every((card) => ['ready', 'failed', 'cancelled', 'printed'].includes(card.status))) return;
+    // Settled once none is waiting for a render (ready, failed, cancelled, or on past the press:
+    // printed, mailed, returned, delivered).
+    if (session.cards.every((card) => !['queued', 'rendering'].includes(card.status))) return;
     await delay(400);
   }
 }
