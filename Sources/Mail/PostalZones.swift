@@ -59,13 +59,6 @@ public struct PostalZones: Sendable, Equatable {
             x: Self.margin, y: Self.margin, width: divider - Self.gutter - Self.margin,
             height: height - 15 - 2 - Self.margin)
     }
-    /// Where a card's code goes (`side` millimetres square): the bottom right corner of the
-    /// message area, against the gutter and just above the coding strip; the sender's lines
-    /// keep to its left, the message above it.
-    public func codeBox(side: Double) -> Rect {
-        let area = messageArea
-        return Rect(x: area.maxX - side, y: area.maxY - side, width: side, height: side)
-    }
     /// The vertical divider: from the top margin to just above the coding strip.
     public var dividerRule: Rect { Rect(x: divider, y: Self.margin, width: 0.4, height: height - 15 - 2 - Self.margin) }
 }

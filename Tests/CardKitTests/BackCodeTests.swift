@@ -132,5 +132,25 @@ import VipsKit
         }
         #expect(try senderPart(plain).meanAbsoluteDifference(to: senderPart(coded)) < 0.5)
         #expect(try senderPart(coded).inkBox(background: [255, 255, 255], threshold: 40) != nil)
+        // The message, as large as it may be, ends 3 mm above the code, and less than a line
+        // higher: the largest size at which 12 lines still fit beside a code.
+        let lines = Array(repeating: "Une ligne", count: 12).joined(separator: "\n")
+        let verso = VersoRenderer(code: symbol)
+        let largest = try #require(
+            (10...40).last { size in
+                (try? verso.check(
+                    message: CardMessage(text: lines, size: size), sender: sender, recipients: [], format: format,
+                    specFile: "v")) != nil
+            })
+        let full = try verso.render(
+            message: CardMessage(text: lines, size: largest), sender: sender, recipient: nil, recipientIndex: 0,
+            format: format, specFile: "v")
+        let top = format.bleedPixels + format.pixels(zones.messageArea.y)
+        let left = format.bleedPixels + format.pixels(zones.messageArea.x)
+        let column = try full.extractArea(left: left, top: top, width: box.x + side - left, height: box.y - top)
+        let ink = try #require(try column.inkBox(background: [255, 255, 255], threshold: 40))
+        let gapAbove = box.y - (top + ink.y + ink.height)
+        #expect(gapAbove >= format.pixels(3) - 2, "the message ends \(gapAbove) px above the code")
+        #expect(gapAbove < format.pixels(3) + largest * format.dpi / 72 * 2, "the message ends \(gapAbove) px above")
     }
 }

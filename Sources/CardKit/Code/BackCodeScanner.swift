@@ -49,18 +49,18 @@ public struct BackCodeScanner: Sendable {
         let longest = max(width, height)
         // CPU time, not the clock's: a scan on a busy machine finds what it finds on an idle one.
         let share = Double(milliseconds) / Double(Self.passes.reduce(0) { $0 + $1.milliseconds })
-        var read: (width: Int, pixels: [UInt8])?
+        var read: (width: Int, height: Int, pixels: [UInt8])?
         var tried: Set<[Int]> = []
         for (working, places, shrink, budget) in Self.passes {
             let scale = min(2.5, Double(working) / Double(longest))
             let size = (max(8, Int((Double(width) * scale).rounded())), max(8, Int((Double(height) * scale).rounded())))
             guard tried.insert([size.0, places, shrink]).inserted else { continue }
-            if read?.width != size.0 {
+            if read?.width != size.0 || read?.height != size.1 {
                 let grey = try photo.thumbnail(
                     policy: policy, width: size.0, height: size.1, strict: policy.damage == .fail
                 )
                 .opaqueSRGB().bandMean().castToUChar()
-                read = (size.0, try grey.eightBitPixels())
+                read = (size.0, size.1, try grey.eightBitPixels())
             }
             guard let pixels = read?.pixels else { continue }
             // A module of 2 pixels at the least; the symbol at most two thirds of the picture.

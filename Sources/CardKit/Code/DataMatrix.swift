@@ -4,9 +4,9 @@ internal import CDataMatrix
 /// greyscale pixels by libdmtx (`CDataMatrix`).
 ///
 /// libdmtx rather than zxing-cpp (Debian has both): it is C with a stable C API (Debian's
-/// zxing-cpp 1.4 is C++ only: a plugin like the face detector's would be needed), it makes
-/// the symbols as well as reading them (one library for both ends), and with the symbol's
-/// size and its side's bounds in pixels given, it finds ours in a phone photo in milliseconds.
+/// zxing-cpp 1.4 is C++ only: a plugin like the face detector's would be needed), and in a
+/// trial Debian's zxing-cpp read none of our symbols, not even a clean one, where libdmtx read
+/// every one. Its whole-picture search is slow and erratic, hence the locator in `CDataMatrix`.
 public struct DataMatrix: Sendable, Equatable {
     /// Modules on a side.
     public let side: Int
@@ -75,7 +75,10 @@ public struct DataMatrix: Sendable, Equatable {
         edges: ClosedRange<Int>? = nil, shrink: Int = 1, places: Int = 0, placeMilliseconds: Int = 40,
         milliseconds: Int
     ) -> [UInt8]? {
-        guard width >= 8, height >= 8, pixels.count >= width * height else { return nil }
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width >= 8, height >= 8, width <= Int(Int32.max), height <= Int(Int32.max), !overflow,
+            pixels.count >= area
+        else { return nil }
         var message = [UInt8](repeating: 0, count: 2048)
         var length = 0
         let status = pixels.withUnsafeBufferPointer { input in
@@ -83,9 +86,9 @@ public struct DataMatrix: Sendable, Equatable {
                 message.withUnsafeMutableBufferPointer { output in
                     CDataMatrix_decode(
                         input.baseAddress, Int32(width), Int32(height), Int32(width), start.baseAddress, start.count,
-                        Int32(max(0, milliseconds)), Int32(max(0, placeMilliseconds)), Int32(edges?.lowerBound ?? 0),
-                        Int32(edges?.upperBound ?? 0),
-                        Int32(side ?? 0), Int32(max(1, shrink)), Int32(min(16, max(0, places))),
+                        Int32(clamping: max(0, milliseconds)), Int32(clamping: max(0, placeMilliseconds)),
+                        Int32(clamping: edges?.lowerBound ?? 0), Int32(clamping: edges?.upperBound ?? 0),
+                        Int32(clamping: side ?? 0), Int32(clamping: max(1, shrink)), Int32(min(16, max(0, places))),
                         output.baseAddress, output.count, &length)
                 }
             }

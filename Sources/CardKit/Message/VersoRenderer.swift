@@ -25,8 +25,9 @@ public struct VersoRenderer: Sendable {
     /// language and whether a card is domestic.
     public var postedFrom: String
 
-    /// The card's code (`CardSpec.mailCode`), drawn in the bottom right corner of the message
-    /// half (`PostalZones.codeBox`), or none.
+    /// The card's code (`CardSpec.backCode`), drawn in the bottom right corner of the message
+    /// area (`Geometry.codeBox`: against the gutter left of the divider, just above the coding
+    /// strip), or none.
     public var code: DataMatrix?
 
     /// A module of the code: 0.6 mm, whole print pixels (7 at 300 dpi), so that a phone photo

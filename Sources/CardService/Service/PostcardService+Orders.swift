@@ -125,8 +125,20 @@ extension PostcardService {
             }
         }
         defer { heartbeat.cancel() }
+        let code: [UInt8]
         do {
-            let code = CardCode(secret: try await book.codeSecret()).bytes(card: card.id)
+            code = try await CardCode(secret: cardCodeSecret()).bytes(card: card.id) ?? []
+        } catch {
+            // The database, for a moment: the card waits in the queue, as for a store down.
+            logger.warning("card \(card.id): put back in the queue: the card-code secret cannot be read (\(error))")
+            metrics.transition(to: "released")
+            try? await book.release(claim)
+            return
+        }
+        do {
+            guard !code.isEmpty else {
+                throw Problem(.unprocessableContent, "the card id \(card.id) is not one a code can carry")
+            }
             let made = try await renderPool.runIfActive { [configuration] in
                 let photo = try self.photoBytes(card.photo)
                 var spec = try CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")

@@ -23,7 +23,7 @@ extension PostcardService {
     ///   before with the other outcome.
     func scan(_ bytes: Data, owner: String, outcome: CardScans.Outcome) async throws -> CardRecord {
         let scans = self.scans
-        let secret = try await scans.secret()
+        let secret = try await cardCodeSecret()
         let started = ContinuousClock.now
         let reading: CardScans.Reading
         do {

@@ -7,6 +7,7 @@ import NIOPosix
 import PhotoSources
 import PressKit
 import RenderCache
+import Synchronization
 import Thumbnails
 import VipsKit
 
@@ -88,6 +89,8 @@ public final class PostcardService: Sendable {
     let previewPool: NIOThreadPool
     let renderPool: NIOThreadPool
     let logger: Logger
+    /// The secret that signs the cards' codes, once read (it never changes).
+    private let codeSecret = Mutex<[UInt8]?>(nil)
     /// The service's metrics (`/metrics`).
     public let metrics = PostcardMetrics()
     /// The name of the default press (today's RGB JPEG print file).
@@ -235,6 +238,15 @@ public final class PostcardService: Sendable {
         let photo = ImageData(copying: bytes, name: "photo \(digest)")
         decoded.keepPhoto(photo, digest: digest)
         return photo
+    }
+
+    /// The secret that signs the cards' codes (`OrderBook.codeSecret`), read from the
+    /// database once.
+    func cardCodeSecret() async throws -> [UInt8] {
+        if let kept = codeSecret.withLock({ $0 }) { return kept }
+        let secret = try await book.codeSecret()
+        codeSecret.withLock { $0 = secret }
+        return secret
     }
 
     // MARK: Specs

@@ -8,13 +8,16 @@ extension OrderBook {
     /// The service's secret that signs the cards' codes (32 random bytes): made by the first
     /// node that asks, then the same for every node and every process on the database.
     func codeSecret() async throws -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let rows = try await database.transaction { sql in
-            _ = try await sql.execute(
+        let read = "SELECT value FROM service_secrets WHERE name = 'card-code'"
+        var rows = try await database.execute(read, [])
+        if rows.isEmpty {
+            var generator = SystemRandomNumberGenerator()
+            let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            // Two nodes at once: the first insert stands, and both read it.
+            _ = try await database.execute(
                 "INSERT INTO service_secrets (name, value, created) VALUES ('card-code', $1, $2) ON CONFLICT (name) DO NOTHING",
                 [.text(Data(fresh).base64EncodedString()), .int(ServiceClock.milliseconds())])
-            return try await sql.execute("SELECT value FROM service_secrets WHERE name = 'card-code'", [])
+            rows = try await database.execute(read, [])
         }
         guard let text = rows.first?.text("value"), let secret = Data(base64Encoded: text), secret.count >= 16 else {
             throw ServiceDatabaseError(
@@ -42,7 +45,7 @@ extension OrderBook {
     func recordScan(owner: String?, id: String, status: CardRecord.Status) async throws -> Scanned {
         precondition(status.isScanned, "a scan records returned or delivered")
         let dialect = database.dialect
-        let column = status.timeColumn ?? "updated"
+        let column = status == .returned ? "returned_at" : "delivered_at"
         let whose = owner == nil ? "" : " AND owner = $3"
         let values: [SQLValue] = owner.map { [.text($0)] } ?? []
         let changed = try await database.transaction { sql in

@@ -1,6 +1,7 @@
 #include "CDataMatrix.h"
 
 #include <dmtx.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,7 +58,9 @@ static int symbol_size(int side) {
 /// Milliseconds of CPU time this thread has used.
 static double thread_milliseconds(void) {
     struct timespec now;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    // A clock that cannot be read gives NaN: every budget comparison is then false, so no
+    // search runs without a bound.
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return NAN;
     return (double)now.tv_sec * 1000.0 + (double)now.tv_nsec / 1e6;
 }
 
@@ -135,7 +138,7 @@ enum {
 /// Writes up to `count` centres to `xs`, `ys`; returns how many.
 static int locate(const uint8_t *pixels, int width, int height, int stride, int count, int *xs, int *ys) {
     int columns = width / BLOCK, rows = height / BLOCK;
-    if (columns < WINDOW || rows < WINDOW) return 0;
+    if (count <= 0 || columns < WINDOW || rows < WINDOW) return 0;
     int *edges = calloc((size_t)columns * (size_t)rows, sizeof(int));
     long *sums = calloc((size_t)(columns + 1) * (size_t)(rows + 1), sizeof(long));
     int found = 0;
@@ -207,7 +210,7 @@ int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride,
         // Every pixel, then every second one: each finds what the other misses.
         for (int step = 1; step <= 2; step++) {
             double left_ms = budget_ms - (thread_milliseconds() - started);
-            if (left_ms <= 0) return 1;
+            if (!(left_ms > 0)) return 1;
             int result = search(box, box_width, box_height, stride, prefix, prefix_length,
                                 left_ms < place_ms ? left_ms : place_ms, min_edge, max_edge, symbol_side, step, message,
                                 capacity, message_length);
@@ -215,7 +218,7 @@ int CDataMatrix_decode(const uint8_t *pixels, int width, int height, int stride,
         }
     }
     double left_ms = budget_ms - (thread_milliseconds() - started);
-    if (left_ms <= 0) return 1;
+    if (!(left_ms > 0)) return 1;
     return search(pixels, width, height, stride, prefix, prefix_length, left_ms, min_edge, max_edge, symbol_side,
                   shrink, message, capacity, message_length);
 }
