@@ -30,7 +30,7 @@ public enum ServerApplication {
             server: HTTPServerBuilder { responder in
                 ServerChannel(
                     responder: responder, idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
-                    groups: groups, accessLog: accessLog)
+                    groups: groups, accessLog: accessLog, lingering: configuration.lingering)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil,

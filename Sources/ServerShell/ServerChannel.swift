@@ -6,10 +6,12 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1.1 connection with two handlers more: `HTTP1RequestChecks` (Host,
-/// HTTP/1.0's close) and `ImmediateAnswerHandler`, which answers what needs no waiting (a
-/// thumbnail in memory, a 304) on the event loop that read the request, and passes everything
-/// else on to the responder.
+/// Hummingbird's HTTP/1.1 connection with three handlers more: `LingeringClose` (a
+/// connection closed before its request's body was read keeps reading it for a while, so the
+/// client reads the answer), `HTTP1RequestChecks` (Host, HTTP/1.0's close) and
+/// `ImmediateAnswerHandler`, which answers what needs no waiting (a thumbnail in memory, a
+/// 304) on the event loop that read the request, and passes everything else on to the
+/// responder.
 ///
 /// The pipeline is `HTTP1Channel`'s (same decoder limits, no pipelining assistance, the same
 /// idle timeout through `HTTPConnectionStateHandler`), built here because Hummingbird adds
@@ -23,6 +25,8 @@ struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// The route groups, for the ones that answer at once.
     let groups: [RouteGroup]
     let accessLog: AccessLog
+    /// How a connection closed mid-body lingers.
+    let lingering: ShellConfiguration.Lingering
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -34,6 +38,7 @@ struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try channel.pipeline.syncOperations.addHandler(LingeringClose(settings: lingering))
             try channel.pipeline.syncOperations.addHandler(HTTP1RequestChecks())
             try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try channel.pipeline.syncOperations.addHandler(

@@ -206,7 +206,7 @@ struct ServeCommand: AsyncParsableCommand {
             let service = try ThumbService(configuration: configuration, cache: store, logger: logger)
             var groups = [ThumbRoutes.group(service, logger: logger)]
             if let postcardService {
-                groups.append(try PostcardRoutes.group(postcardService, logger: logger))
+                groups.append(try PostcardRoutes.group(postcardService, limits: node.limits, logger: logger))
                 groups.append(
                     StudioRoutes.group(maxPhotoBytes: postcardService.configuration.settings.policy.maxFileBytes))
             }

@@ -78,7 +78,31 @@ struct ServiceNodeOptions: ParsableArguments {
     )
     var bodyTimeout = 10
 
-    @Option(help: "This node's name in the queue's leases (default: the host name and process id).")
+    @Option(
+        help: ArgumentHelp(
+            "The slowest a body may come on average once its first --body-timeout seconds are past, in bytes a second; slower is 408.",
+            valueName: "bytes"))
+    var bodyMinRate = 4096
+
+    @Option(help: ArgumentHelp("Seconds a whole request body may take to arrive; longer is 408.", valueName: "seconds"))
+    var bodyDeadline = 300
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds an upload or scan may wait for a free upload slot (slots are shared between keys); then 503 with Retry-After.",
+            valueName: "seconds"))
+    var uploadWait = 10
+
+    @Option(
+        help: ArgumentHelp(
+            "A proxy (address or CIDR range, e.g. 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For names the client, for the failed-authentication throttle; repeat for several. Without it, every client is the address it connects from.",
+            valueName: "range"))
+    var trustedProxy: [String] = []
+
+    @Option(
+        help:
+            "This node's name in the queue's leases (default: the host name and the data directory, the same across restarts, so a restarted node takes its own unfinished cards back at once)."
+    )
     var nodeName: String?
 
     @Option(
@@ -99,6 +123,12 @@ struct ServiceNodeOptions: ParsableArguments {
             valueName: "code"))
     var postedFrom: String = "FR"
 
+    @Option(
+        help: ArgumentHelp(
+            "How long events (and finished webhook deliveries) are kept: 30d, 12h; older ones are purged every hour.",
+            valueName: "age"))
+    var keepEvents = KeptFor(seconds: 30 * 86_400)
+
     @Flag(
         help:
             "Let webhook endpoints be loopback receivers (http://127.0.0.1:PORT/...), for a receiver on this machine; private and link-local addresses stay refused."
@@ -115,6 +145,20 @@ struct ServiceNodeOptions: ParsableArguments {
         }
         guard (1...3600).contains(bodyTimeout) else {
             throw ValidationError("--body-timeout must be from 1 to 3600 seconds; received \(bodyTimeout).")
+        }
+        guard bodyMinRate >= 0 else {
+            throw ValidationError("--body-min-rate must be at least 0 bytes a second; received \(bodyMinRate).")
+        }
+        guard (1...86_400).contains(bodyDeadline) else {
+            throw ValidationError("--body-deadline must be from 1 to 86400 seconds; received \(bodyDeadline).")
+        }
+        guard (1...600).contains(uploadWait) else {
+            throw ValidationError("--upload-wait must be from 1 to 600 seconds; received \(uploadWait).")
+        }
+        for range in trustedProxy where AddressRange(range) == nil {
+            throw ValidationError(
+                "--trusted-proxy: expected an IPv4 or IPv6 address or CIDR range (10.0.0.0/8, fd00::/8); received '\(range)'."
+            )
         }
         guard (1...100_000).contains(rateLimit) else {
             throw ValidationError("--rate-limit must be from 1 to 100000; received \(rateLimit).")
@@ -137,6 +181,27 @@ struct ServiceNodeOptions: ParsableArguments {
         let path = store.dropFirst("s3://".count).split(separator: "/", maxSplits: 1)
         guard let name = path.first, !name.isEmpty else { return nil }
         return (String(name), path.count > 1 ? String(path[1]) : "")
+    }
+
+    /// What `/v1` allows a client, from these options.
+    var limits: APILimits {
+        var limits = APILimits()
+        limits.requestsPerSecond = Double(rateLimit)
+        limits.bodyTimeout = .seconds(bodyTimeout)
+        limits.bodyMinRate = bodyMinRate
+        limits.bodyDeadline = .seconds(bodyDeadline)
+        limits.uploadWait = .seconds(uploadWait)
+        limits.trustedProxies = trustedProxy.compactMap(AddressRange.init)
+        return limits
+    }
+
+    /// The node's name: `--node-name`, or the host name and a digest of the data directory's
+    /// absolute path, which a restarted service keeps (a process id would change, and a
+    /// restarted node would wait for its own leases to run out).
+    func name(dataDirectory: String) -> String {
+        if let nodeName { return nodeName }
+        let directory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.resolvingSymlinksInPath().path
+        return "\(ProcessInfo.processInfo.hostName):\(ContentDigest.of(Data(directory.utf8)).prefix(8))"
     }
 
     /// The service, or nil when it is off.
@@ -187,11 +252,27 @@ struct ServiceNodeOptions: ParsableArguments {
             catalogue: catalogue,
             presses: presses, previewThreads: workers, renderThreads: renderWorkers,
             decodedPhotoBytes: previewDecodes.bytes,
-            lease: .seconds(leaseSeconds), requestsPerSecond: Double(rateLimit),
-            nodeName: nodeName ?? "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+            lease: .seconds(leaseSeconds), nodeName: name(dataDirectory: data.dataDirectory)
         )
-        configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.webhooks.allowLoopback = allowLoopbackWebhooks
+        configuration.keepEvents = .seconds(keepEvents.seconds)
         return PostcardService(configuration: configuration, logger: logger)
     }
+}
+
+/// An age written as days or hours (`30d`, `12h`; a bare number is days): `--keep-events`.
+struct KeptFor: ExpressibleByArgument, Sendable {
+    let seconds: Int
+
+    init(seconds: Int) { self.seconds = seconds }
+
+    init?(argument: String) {
+        let unit = argument.last.map { "dh".contains($0) ? $0 : "d" } ?? "d"
+        let number = argument.last.map { "dh".contains($0) } == true ? argument.dropLast() : Substring(argument)
+        guard let count = Int(number), (1...36_500 * 24).contains(count) else { return nil }
+        seconds = count * (unit == "h" ? 3600 : 86_400)
+        guard seconds <= 36_500 * 86_400 else { return nil }
+    }
+
+    var defaultValueDescription: String { seconds % 86_400 == 0 ? "\(seconds / 86_400)d" : "\(seconds / 3600)h" }
 }

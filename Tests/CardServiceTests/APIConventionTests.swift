@@ -270,7 +270,7 @@ struct APIConventionTests {
     func brokenBodies() async throws {
         // The default pause allowed is shorter than the idle timeout that closes a silent
         // connection without an answer.
-        #expect(PostcardService.Configuration.defaultBodyTimeout < ShellConfiguration().idleTimeout)
+        #expect(APILimits.defaultBodyTimeout < ShellConfiguration().idleTimeout)
         try await LiveService.with(.sqlite, bodyTimeout: .seconds(4)) { live in
             let key = try await live.service.book.createKey(name: "app").secret
             let malformed = try RawConnection(port: live.port)

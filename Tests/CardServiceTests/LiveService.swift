@@ -122,7 +122,8 @@ struct LiveService: Sendable {
         _ database: DatabaseKind, requestsPerSecond: Double = 1000, lease: Duration = .seconds(60),
         maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, bodyTimeout: Duration = .seconds(30),
         failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5),
-        webhooks: WebhookSettings = WebhookSettings(),
+        webhooks: WebhookSettings = WebhookSettings(), limits base: APILimits = APILimits(),
+        lingering: ShellConfiguration.Lingering = .init(),
         _ body: @Sendable (LiveService) async throws -> T
     ) async throws -> T {
         let directory = try Fixtures.scratchDirectory("service")
@@ -133,10 +134,12 @@ struct LiveService: Sendable {
             database: opened, store: try ContentStore(directory: directory + "/store", maxBytes: .max),
             settings: CardSettings(policy: DecodePolicy(maxFileBytes: maxPhotoBytes)),
             catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
-            previewThreads: 2, renderThreads: 1, lease: lease, requestsPerSecond: requestsPerSecond)
-        configuration.bodyTimeout = bodyTimeout
-        configuration.failedAuthentications = failedAuthentications
+            previewThreads: 2, renderThreads: 1, lease: lease)
         configuration.webhooks = webhooks
+        var limits = base
+        limits.requestsPerSecond = requestsPerSecond
+        limits.bodyTimeout = bodyTimeout
+        limits.failedAuthentications = failedAuthentications
         let service = PostcardService(configuration: configuration, logger: logger)
         // Mounted as `cardrender serve --data` mounts them: the thumbnail routes (no root), `/v1`
         // and `/studio`.
@@ -147,11 +150,14 @@ struct LiveService: Sendable {
                 try ThumbService(
                     configuration: thumbnails, cache: try ContentStore(directory: directory + "/cache"), logger: logger),
                 logger: logger),
-            try PostcardRoutes.group(service, logger: logger), StudioRoutes.group(maxPhotoBytes: maxPhotoBytes),
+            try PostcardRoutes.group(service, limits: limits, logger: logger),
+            StudioRoutes.group(maxPhotoBytes: maxPhotoBytes),
         ]
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        var shell = ShellConfiguration(host: "127.0.0.1", port: 0)
+        shell.lingering = lingering
         let application = ServerApplication.build(
-            configuration: ShellConfiguration(host: "127.0.0.1", port: 0), groups: groups, logger: logger
+            configuration: shell, groups: groups, logger: logger
         ) { port in portSink.yield(port) }
         let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
         let result: Result<T, any Error> = await withThrowingTaskGroup(of: Void.self) { tasks in

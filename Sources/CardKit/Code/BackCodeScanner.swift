@@ -47,26 +47,49 @@ public struct BackCodeScanner: Sendable {
         let header = try photo.header(policy: policy)
         let (width, height) = (header.uprightWidth, header.uprightHeight)
         let longest = max(width, height)
+        func size(_ working: Int) -> (Int, Int) {
+            let scale = min(2.5, Double(working) / Double(longest))
+            return (max(8, Int((Double(width) * scale).rounded())), max(8, Int((Double(height) * scale).rounded())))
+        }
+        // PNG, TIFF and GIF have no shrink-on-load: each pass's decode would read the whole
+        // picture again (a 120 MP PNG took 2.7 s of CPU for three). They are decoded once, at
+        // the largest size a pass may need, and each pass reduces that copy in memory.
+        // JPEG, WebP and HEIF shrink on load: each pass decodes at its own size, the cheaper.
+        var largest: VImage?
+        if [.png, .tiff, .gif].contains(header.format) {
+            let biggest = size(Self.passes.map(\.side).max() ?? 1600)
+            largest = try photo.thumbnail(
+                policy: policy, width: biggest.0, height: biggest.1, strict: policy.damage == .fail
+            ).opaqueSRGB().bandMean().castToUChar().inMemory()
+        }
         // CPU time, not the clock's: a scan on a busy machine finds what it finds on an idle one.
         let share = Double(milliseconds) / Double(Self.passes.reduce(0) { $0 + $1.milliseconds })
-        var read: (width: Int, height: Int, pixels: [UInt8])?
+        var read: (size: [Int], width: Int, height: Int, pixels: [UInt8])?
         var tried: Set<[Int]> = []
         for (working, places, shrink, budget) in Self.passes {
-            let scale = min(2.5, Double(working) / Double(longest))
-            let size = (max(8, Int((Double(width) * scale).rounded())), max(8, Int((Double(height) * scale).rounded())))
+            let size = size(working)
             guard tried.insert([size.0, places, shrink]).inserted else { continue }
-            if read?.width != size.0 || read?.height != size.1 {
-                let grey = try photo.thumbnail(
-                    policy: policy, width: size.0, height: size.1, strict: policy.damage == .fail
-                )
-                .opaqueSRGB().bandMean().castToUChar()
-                read = (size.0, size.1, try grey.eightBitPixels())
+            if read?.size != [size.0, size.1] {
+                let grey: VImage
+                if let largest {
+                    grey =
+                        largest.width == size.0 && largest.height == size.1
+                        ? largest
+                        : try largest.resized(
+                            scale: Double(size.0) / Double(largest.width),
+                            verticalScale: Double(size.1) / Double(largest.height))
+                } else {
+                    grey = try photo.thumbnail(
+                        policy: policy, width: size.0, height: size.1, strict: policy.damage == .fail
+                    ).opaqueSRGB().bandMean().castToUChar()
+                }
+                read = ([size.0, size.1], grey.width, grey.height, try grey.eightBitPixels())
             }
-            guard let pixels = read?.pixels else { continue }
+            guard let (_, readWidth, readHeight, pixels) = read else { continue }
             // A module of 2 pixels at the least; the symbol at most two thirds of the picture.
-            let edges = (2 * side)...max(2 * side + 1, min(size.0, size.1) * 2 / 3)
+            let edges = (2 * side)...max(2 * side + 1, min(readWidth, readHeight) * 2 / 3)
             if let message = DataMatrix.find(
-                in: pixels, width: size.0, height: size.1, prefix: prefix, side: side, edges: edges,
+                in: pixels, width: readWidth, height: readHeight, prefix: prefix, side: side, edges: edges,
                 shrink: shrink, places: places, placeMilliseconds: Int(40 * share),
                 milliseconds: Int(Double(budget) * share))
             {

@@ -40,7 +40,7 @@ extension PostcardAPI {
         }
         let kind = input.query._type.flatMap { EventRecord.Kind(rawValue: $0.rawValue) }
         let page = try await service.book.events(owner: try owner, after: after, limit: limit, kind: kind)
-        let next = page.events.last.map { String($0.seq) } ?? input.query.after
+        let next = page.events.last.map { String($0.ownerSeq) } ?? input.query.after
         return .ok(
             .init(body: .json(EventListShape(events: page.events.compactMap(event), next: next, more: page.more))))
     }

@@ -27,52 +27,23 @@ struct PostcardAPI: APIProtocol {
     }
 
     func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output {
-        // ServiceMiddleware has already refused a body over the limit; the format is read
-        // from the bytes, whatever type the client sent them as.
+        // ServiceMiddleware has already refused a body over the limit, and read a form itself
+        // (`MultipartFormReader`), passing its file part on as `application/octet-stream`:
+        // the runtime's multipart parser is never given a body. The format is read from the
+        // bytes, whatever type the client sent them as.
         let bytes: Data
         switch input.body {
         case .jpeg(let body), .png(let body), .imageHeic(let body), .imageHeif(let body), .imageWebp(let body),
             .imageTiff(let body), .imageGif(let body), .binary(let body):
             bytes = try await Data(collecting: body, upTo: .max)
-        case .multipartForm(let parts):
-            bytes = try await Self.onePart(parts)
+        case .multipartForm:
+            throw Problem(.internalServerError, "The form was not read before the upload; it is logged.")
         }
         guard !bytes.isEmpty else { throw Problem(.unprocessableContent, "The body is empty; send the image bytes.") }
         let stored = try await service.storePhoto(bytes, owner: try owner)
         let photo = Components.Schemas.Photo(
             id: stored.digest, width: stored.width, height: stored.height, format: stored.format)
         return stored.isNew ? .created(.init(body: .json(photo))) : .ok(.init(body: .json(photo)))
-    }
-
-    /// The bytes of a form's one file part.
-    /// - Throws: `Problem` 422 for a form with no part or more than one.
-    static func onePart(
-        _ parts: MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>
-    ) async throws -> Data {
-        // The file is the part with a file name (a form's other fields are ignored), or the
-        // form's only part.
-        var files: [Data] = []
-        var others: [Data] = []
-        do {
-            for try await part in parts {
-                guard case .additionalProperties(let named) = part else { continue }
-                let bytes = try await Data(collecting: named.payload, upTo: .max)
-                if named.filename != nil { files.append(bytes) } else { others.append(bytes) }
-            }
-        } catch let problem as Problem {
-            throw problem
-        } catch {
-            throw Problem(
-                .badRequest,
-                "The form cannot be read: it must be multipart/form-data whose parts each have a Content-Disposition with a name, ending with its boundary."
-            )
-        }
-        if files.count > 1 { throw Problem(.unprocessableContent, "The form has more than one file; send one photo.") }
-        if let file = files.first { return file }
-        guard others.count == 1, let only = others.first else {
-            throw Problem(.unprocessableContent, "The form has no file part; add the photo.")
-        }
-        return only
     }
 
     func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output {
@@ -270,20 +241,28 @@ struct PostcardAPI: APIProtocol {
 
     /// The card as the API shows it; its mail class and postal warnings from its spec and the
     /// size its press prints.
+    /// The card as the API shows it.
     func card(_ card: CardRecord) -> CardShape {
+        var shown = self.card(PublicCard(card))
+        if card.mailClass == nil {
+            // Ordered before cards kept their mail class and warnings: read from the spec.
+            (shown.mailClass, shown.warnings) = service.postal(spec: card.spec, press: card.press)
+        }
+        return shown
+    }
+
+    /// A card's public part as the API (and its events) show it.
+    func card(_ card: PublicCard) -> CardShape {
         let link = { (file: String) in
             card.status.isRendered ? "\(PostcardRoutes.path)/cards/\(card.id)/files/\(file)" : nil
         }
         var times = ["queued": ServiceClock.rfc3339(card.created)]
         for (status, time) in card.times { times[status.rawValue] = ServiceClock.rfc3339(time) }
-        let spec = try? CardSpec.parse(Data(card.spec.utf8), file: "card \(card.id)")
-        let format = service.configuration.presses[card.press]?.cardFormat ?? spec?.format ?? CardFormat()
         return CardShape(
             id: card.id, status: card.status.rawValue, times: times, press: card.press, recipient: card.recipient,
             verdict: card.verdict, error: card.error,
             files: CardFilesShape(sample: link("sample"), small: link("small"), print: link("print")),
-            mailClass: format.mailClass.rawValue,
-            warnings: spec?.postalWarnings(postedFrom: service.configuration.settings.postedFrom, format: format) ?? [])
+            mailClass: card.mailClass ?? MailClass.postcard.rawValue, warnings: card.warnings ?? [])
     }
 
     static func run(_ run: PrintRunRecord) -> PrintRunShape {

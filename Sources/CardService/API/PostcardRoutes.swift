@@ -10,29 +10,25 @@ import ServiceLifecycle
 /// The postcard API as a group of the server (`/v1`): a Hummingbird `Router` with the
 /// generated operations of `openapi.yaml` and the document itself, every request through
 /// `ServiceMiddleware` (keys, rates, bodies, the document's checks); the queue that renders
-/// what is ordered and the sender of its webhooks run beside it, and its metrics follow the requests' at `/metrics`.
+/// what is ordered, the sender of its webhooks and the purge of old events run beside it, and
+/// its metrics follow the requests' at `/metrics`.
 public enum PostcardRoutes {
     /// Where the group is mounted (`openapi.yaml`'s paths begin with it).
     public static let path = "/v1"
     /// The API's document, which needs no key.
     static let documentPath = path + "/openapi.json"
 
-    /// The group for `service`.
+    /// The group for `service`, its requests within `limits`.
     /// - Throws: what registering the generated routes throws (a malformed path: a bug).
-    public static func group(_ service: PostcardService, logger: Logger) throws -> RouteGroup {
+    public static func group(_ service: PostcardService, limits: APILimits = .init(), logger: Logger) throws
+        -> RouteGroup
+    {
         let router = Router(context: ServerRequestContext.self)
         router.add(
             middleware: ServiceMiddleware<ServerRequestContext>(
-                book: service.book,
-                limiter: RateLimiter(
-                    rate: service.configuration.requestsPerSecond, burst: 2 * service.configuration.requestsPerSecond),
-                failures: RateLimiter(
-                    rate: service.configuration.failedAuthentications.perSecond,
-                    burst: service.configuration.failedAuthentications.burst),
-                maxPhotoBytes: service.configuration.settings.policy.maxFileBytes,
-                maxSpecBytes: PostcardService.maxSpecBytes, bodyTimeout: service.configuration.bodyTimeout,
-                validator: RequestValidator(), metrics: service.metrics, logger: logger,
-                uploads: AsyncPermits(max(2, service.configuration.previewThreads))))
+                book: service.book, limits: limits, maxPhotoBytes: service.configuration.settings.policy.maxFileBytes,
+                maxSpecBytes: PostcardService.maxSpecBytes, uploadPermits: max(2, service.configuration.previewThreads),
+                metrics: service.metrics, logger: logger))
         router.get(RouterPath(documentPath)) { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
@@ -44,7 +40,10 @@ public enum PostcardRoutes {
         try api.registerHandlers(on: router)
         return RouteGroup(
             path: path, label: "v1", responder: router.buildResponder(),
-            services: [CardQueue(service: service), WebhookDispatcher(service: service, body: api.webhookBody)],
+            services: [
+                CardQueue(service: service), WebhookDispatcher(service: service, body: api.webhookBody),
+                EventRetention(service: service),
+            ],
             metrics: { await service.metrics.exposition(book: service.book) })
     }
 }

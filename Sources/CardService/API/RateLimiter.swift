@@ -1,11 +1,14 @@
 import Synchronization
 
-/// A token bucket per key (an API key, a client address): `rate` tokens a second on average,
-/// bursts up to `burst`. A request that finds the bucket empty is refused with the seconds
-/// until a token is back.
+/// A token bucket per key (an API key, a client address, a key's scans' CPU seconds): `rate`
+/// tokens a second on average, bursts up to `burst`. A request that finds the bucket empty is
+/// refused with the seconds until a token is back.
 final class RateLimiter: Sendable {
     let rate: Double
     let burst: Double
+    /// The most a bucket owes, in tokens: what is charged past it is forgiven, so the wait
+    /// never grows beyond `(1 + maxDebt) / rate` seconds.
+    let maxDebt: Double
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -18,9 +21,11 @@ final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - rate: tokens a second.
     ///   - burst: the bucket's size (at least 1: a key may always make one request).
-    init(rate: Double, burst: Double) {
+    ///   - maxDebt: the most a bucket may owe, in tokens.
+    init(rate: Double, burst: Double, maxDebt: Double = 10_000) {
         self.rate = rate
         self.burst = max(1, burst)
+        self.maxDebt = max(0, maxDebt)
     }
 
     /// Takes a token from `key`'s bucket.
@@ -40,20 +45,18 @@ final class RateLimiter: Sendable {
         }
     }
 
-    /// Takes a token from `key`'s bucket whether or not it has one, into debt: what was
-    /// done already (a failed authentication) is paid for, so that requests sent at once,
-    /// which all found a token before any took one, lock their sender out the longer.
-    func charge(_ key: String, now: ContinuousClock.Instant = .now) {
+    /// Takes `tokens` from `key`'s bucket whether or not it has them, into debt (down to
+    /// `maxDebt`): what was done already (a failed authentication, a scan's CPU time) is paid
+    /// for, so that requests sent at once, which all found credit before any paid, wait the
+    /// longer.
+    func charge(_ key: String, tokens: Double = 1, now: ContinuousClock.Instant = .now) {
         buckets.withLock { buckets in
             var bucket = refilled(buckets[key], now: now)
-            bucket.tokens = max(-Self.debt, bucket.tokens - 1)
+            bucket.tokens = max(-maxDebt, bucket.tokens - tokens)
             buckets[key] = bucket
             if buckets.count > Self.kept { prune(&buckets, now: now) }
         }
     }
-
-    /// The most a bucket owes, in tokens.
-    private static let debt = 10_000.0
 
     /// The whole seconds until `key`'s bucket has a token, or nil when it has one now
     /// (nothing is taken).

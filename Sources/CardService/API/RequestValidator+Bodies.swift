@@ -55,8 +55,23 @@ extension RequestValidator {
                 }
             }
         case .array(let items):
+            if case .number(let most)? = schema["maxItems"], Double(items.count) > most {
+                errors.append(.init(field: path, detail: "has \(items.count) items; \(Int(most)) at most"))
+            }
+            if case .number(let least)? = schema["minItems"], Double(items.count) < least {
+                errors.append(.init(field: path, detail: "has \(items.count) items; \(Int(least)) at least"))
+            }
+            if schema["uniqueItems"] == .bool(true) {
+                var seen = Set<JSONValue>()
+                for (index, element) in items.enumerated() where !seen.insert(element).inserted {
+                    errors.append(
+                        .init(
+                            field: "\(path)[\(index)]",
+                            detail: "repeats \(element.shortDescription); each item may be given once"))
+                }
+            }
             if let item = schema["items"] {
-                for (index, element) in items.enumerated() {
+                for (index, element) in items.enumerated() where errors.count < 100 {
                     validate(element, schema: item, at: "\(path)[\(index)]", into: &errors)
                 }
             }

@@ -192,6 +192,14 @@ struct RequestValidator: Sendable {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
+            // JSON has no limit on a number's size, but no number here can hold 1e400: the
+            // field that holds it is named.
+            if let (path, number) = JSONNumberScan.firstOutOfRange(in: data) {
+                let detail = "is \(number.prefix(40)), beyond what a number can be here"
+                throw Problem(
+                    .unprocessableContent, "The body is refused: \(path.isEmpty ? "the body" : path) \(detail).",
+                    errors: [Problem.FieldError(field: path, detail: detail)])
+            }
             throw Problem(.badRequest, "The body is not valid JSON: \(Self.syntaxWords(error))")
         }
         let value: JSONValue
@@ -246,7 +254,34 @@ struct RequestValidator: Sendable {
                 ? "must be printable ASCII characters (letters, digits, punctuation, spaces)"
                 : "does not have the form this parameter takes"
         }
+        if schema["format"] == .string("date-time"), !Self.isDateTime(text) {
+            return "must be a date and time in RFC 3339's form, such as 2026-11-27T10:00:00Z"
+        }
         return nil
+    }
+}
+
+extension RequestValidator {
+    /// The schema keywords this validator enforces; every other keyword the document uses
+    /// must be one of `annotations` (a test walks the document's keywords).
+    static let enforcedKeywords: Set<String> = [
+        "type", "properties", "required", "additionalProperties", "items", "maxItems", "minItems", "uniqueItems",
+        "enum", "oneOf", "minimum", "maximum", "maxLength", "minLength", "pattern", "format", "$ref",
+    ]
+    /// Keywords that describe and do not constrain: text for people, the default the code
+    /// applies, and the media type of a binary body (checked against the operation's types).
+    static let annotations: Set<String> = [
+        "description", "title", "default", "contentMediaType", "example", "examples",
+    ]
+
+    /// Whether `text` is an RFC 3339 date-time (`2026-11-27T10:00:00Z`, `...00.123+01:00`): its
+    /// form, and a month, day, hour, minute and second in range.
+    static func isDateTime(_ text: String) -> Bool {
+        let pattern = /(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})/
+        guard let match = text.wholeMatch(of: pattern), let month = Int(match.2), let day = Int(match.3),
+            let hour = Int(match.4), let minute = Int(match.5), let second = Int(match.6)
+        else { return false }
+        return (1...12).contains(month) && (1...31).contains(day) && hour < 24 && minute < 60 && second <= 60
     }
 }
 

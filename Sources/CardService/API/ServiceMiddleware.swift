@@ -16,53 +16,59 @@ enum RequestOwner {
     @TaskLocal static var id: String?
 }
 
-/// In front of every `/v1` route: failed authentication throttled per client address (429),
-/// the API key (401), the key's rate (429), the body (413 too large, 400 malformed, 408
-/// stalled), the request against the OpenAPI document (`RequestValidator`), and every error
-/// as `application/problem+json` (the generated code's own decoding errors included, in
-/// words: never a type name).
+/// In front of every `/v1` route: the API key (401; failed authentication slowed per client
+/// address, 429, never refusing a valid key), the key's rate (429), uploads taking turns
+/// between keys (`FairPermits`, 503 when none comes), the body (`BodyCollector`: 413 too
+/// large, 400 malformed, 408 stalled or too slow; a form's file part taken out of it), the
+/// request against the OpenAPI document (`RequestValidator`), and every error as
+/// `application/problem+json` (the generated code's own decoding errors included, in words:
+/// never a type name). A refusal sent before the body was read closes the connection, which
+/// the server's shell does lingering (the client reads the answer).
 struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let book: OrderBook
+    let limits: APILimits
     let limiter: RateLimiter
-    /// Failed authentications per client address: a burst of `failedAuthBurst`, then one
-    /// every `1 / failedAuthRate` seconds; an address over it is refused before its key is
-    /// looked at, so that keys cannot be guessed at speed.
+    /// Failed authentications per client address: a burst of `failedAuthentications.burst`,
+    /// then one every `1 / perSecond` seconds; an address over it has its requests without a
+    /// valid key refused with 429 (a valid key is always served: a guess at a 128-bit key
+    /// costs nothing to refuse).
     let failures: RateLimiter
     let maxPhotoBytes: Int
     let maxSpecBytes: Int
-    /// How long a body may take to arrive.
-    let bodyTimeout: Duration
     let validator: RequestValidator
     let metrics: PostcardMetrics
     let logger: Logger
-    /// Uploads whose bodies are read and checked at once; the others wait their turn.
-    let uploads: AsyncPermits
-    /// Everything else.
-    let unbounded = AsyncPermits(Int.max)
+    /// Uploads and scans, whose bodies are held while they are read and checked: a few at a
+    /// time, shared between keys.
+    let uploads: FairPermits
+
+    init(
+        book: OrderBook, limits: APILimits, maxPhotoBytes: Int, maxSpecBytes: Int, uploadPermits: Int,
+        metrics: PostcardMetrics, logger: Logger
+    ) {
+        self.book = book
+        self.limits = limits
+        limiter = RateLimiter(rate: limits.requestsPerSecond, burst: 2 * limits.requestsPerSecond)
+        let (burst, perSecond) = limits.failedAuthentications
+        failures = RateLimiter(
+            rate: perSecond, burst: burst,
+            maxDebt: max(0, Double(limits.failedAuthenticationMaxWait) * perSecond - 1))
+        self.maxPhotoBytes = maxPhotoBytes
+        self.maxSpecBytes = maxSpecBytes
+        validator = RequestValidator()
+        self.metrics = metrics
+        self.logger = logger
+        uploads = FairPermits(uploadPermits, maxWait: limits.uploadWait)
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
+        let bodyRead = Flag()
         do {
             // The document holds no data: no key needed to read it.
             if request.uri.path == PostcardRoutes.documentPath { return try await next(request, context) }
-            let address = Self.client(context.remoteAddress)
-            if let wait = failures.wait(address) {
-                metrics.authThrottled()
-                var problem = Problem(
-                    .tooManyRequests,
-                    "Too many requests from this address were sent without a valid API key; retry after \(wait) s.")
-                problem.headers[.retryAfter] = String(wait)
-                throw problem
-            }
-            let owner: String
-            do {
-                owner = try await authenticate(request)
-            } catch let problem as Problem where problem.status == .unauthorized {
-                metrics.authFailed()
-                failures.charge(address)
-                throw problem
-            }
+            let owner = try await authenticate(request, from: context.remoteAddress)
             if let wait = limiter.take(owner) {
                 var problem = Problem(
                     .tooManyRequests,
@@ -70,109 +76,89 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
                 problem.headers[.retryAfter] = String(wait)
                 throw problem
             }
-            var request = request
             let operation = try validator.operation(of: request)
             // A photo's body (an upload, a scan) is held until it is stored or read: a few at a
-            // time, so that many at once wait rather than hold their bodies in memory together.
+            // time, taking turns between keys, so that many at once wait rather than hold their
+            // bodies in memory together, and no key holds them all.
             let isUpload = operation?.operation.bodyTypes.contains { $0.hasPrefix("image/") } == true
-            return try await (isUpload ? uploads : unbounded).run {
-                let body = try await collectBody(of: request, limit: isUpload ? maxPhotoBytes : maxSpecBytes)
-                request.body = RequestBody(buffer: body)
-                if let operation { try validator.check(request, body: body, against: operation) }
+            let form = try isUpload ? Self.form(request) : nil
+            func work() async throws -> Response {
+                let body = try await BodyCollector(limits: limits, metrics: metrics).collect(
+                    request, limit: isUpload ? maxPhotoBytes : maxSpecBytes, form: form)
+                bodyRead.set()
+                var request = request
+                request.body = RequestBody(buffer: body.payload)
+                if form != nil {
+                    // The generated code never reads a form: the file part goes on as the bytes.
+                    var head = request.head
+                    head.headerFields[.contentType] = "application/octet-stream"
+                    request = Request(head: head, body: RequestBody(buffer: body.payload))
+                }
+                if let operation { try validator.check(request, body: body.payload, against: operation) }
                 return try await RequestOwner.$id.withValue(owner) { try await next(request, context) }
             }
+            guard isUpload else { return try await work() }
+            do {
+                return try await uploads.run(owner: owner) { try await work() }
+            } catch let busy as FairPermits.Busy {
+                metrics.uploadsBusy()
+                var problem = Problem(
+                    .serviceUnavailable,
+                    "Every upload slot of this server is taken by other keys; retry after \(busy.retryAfter) s.")
+                problem.headers[.retryAfter] = String(busy.retryAfter)
+                throw problem
+            }
         } catch {
-            return problem(for: error, request: request).response()
+            var problem = problem(for: error, request: request)
+            // Answered before its body was read: the connection closes after the answer (the
+            // shell drains a bounded part of the body first, so the client reads it).
+            if !bodyRead.isSet, Self.hasBody(request) { problem.headers[.connection] = "close" }
+            return problem.response()
         }
     }
 
-    /// The request's body, within the route's size, each part arriving within `bodyTimeout`
-    /// of the one before (a body that keeps coming, however slowly, is read).
-    /// - Throws: `Problem` 413 (too large), 408 (it stopped arriving), 400 (malformed: a
-    ///   broken chunked encoding; or the connection broke).
-    private func collectBody(of request: Request, limit: Int) async throws -> ByteBuffer {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            metrics.bodyRefused("too_large")
-            var problem = Problem(.contentTooLarge, "The body is \(length) bytes; this route takes \(limit) at most.")
-            problem.headers[.connection] = "close"
-            throw problem
-        }
-        // Without Content-Length or Transfer-Encoding an HTTP/1.1 request has no body.
-        if request.headers[.contentLength] == nil, request.headers[values: .transferEncoding].isEmpty {
-            return ByteBuffer()
-        }
-        let timeout = bodyTimeout
-        let started = ContinuousClock.now
-        let arrived = LastArrival()
+    /// A reader for an upload sent as `multipart/form-data`, or nil for one sent as the bytes.
+    /// - Throws: `Problem` 400 for a form without a usable boundary.
+    static func form(_ request: Request) throws -> MultipartFormReader? {
+        guard let type = request.headers[.contentType],
+            RequestValidator.mediaType(type) == "multipart/form-data"
+        else { return nil }
         do {
-            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask {
-                    var body = ByteBuffer()
-                    for try await part in request.body {
-                        guard body.readableBytes + part.readableBytes <= limit else {
-                            throw Problem(
-                                .contentTooLarge, "The body is over \(limit) bytes, the most this route takes.")
-                        }
-                        body.writeImmutableBuffer(part)
-                        let (seconds, attoseconds) = (ContinuousClock.now - started).components
-                        arrived.nanoseconds.store(
-                            seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .relaxed)
-                    }
-                    return body
-                }
-                group.addTask {
-                    while true {
-                        try await Task.sleep(for: timeout / 4)
-                        let last = Duration.nanoseconds(arrived.nanoseconds.load(ordering: .relaxed))
-                        if ContinuousClock.now - started - last > timeout { return nil }
-                    }
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let body = first else {
-                    metrics.bodyRefused("stalled")
-                    var problem = Problem(
-                        .requestTimeout,
-                        "Nothing more of the body arrived for \(timeout.components.seconds) s; send it again.")
-                    problem.headers[.connection] = "close"
-                    throw problem
-                }
-                return body
-            }
-        } catch var problem as Problem {
-            if problem.status == .contentTooLarge {
-                metrics.bodyRefused("too_large")
-                problem.headers[.connection] = "close"
-            }
-            throw problem
-        } catch is HTTPParserError {
-            metrics.bodyRefused("malformed")
-            var problem = Problem(.badRequest, "The body cannot be read: its chunked encoding is malformed.")
-            problem.headers[.connection] = "close"
-            throw problem
+            return try MultipartFormReader(contentType: type)
         } catch {
-            // The connection closed (or the server is stopping) before the body was whole.
-            metrics.bodyRefused("disconnected")
-            var problem = Problem(.badRequest, "The body ended before it was whole (the connection closed).")
-            problem.headers[.connection] = "close"
-            throw problem
+            throw BodyCollector.formRefusal(error)
         }
     }
 
-    /// The client a failed authentication is charged to: its IPv4 address, or its IPv6
-    /// address's /64 (one host has a whole /64 to draw addresses from).
-    static func client(_ address: SocketAddress?) -> String {
-        guard let address else { return "unknown" }
-        if case .v6(let v6) = address {
-            let prefix = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0.prefix(8)) }
-            // An IPv4 address mapped into IPv6 (::ffff:a.b.c.d) is that IPv4 address.
-            if prefix != [0, 0, 0, 0, 0, 0, 0, 0] {
-                return prefix.map { String($0, radix: 16) }.joined(separator: ".") + "/64"
-            }
-        }
-        return address.ipAddress ?? "unknown"
+    /// Whether the request says it carries a body.
+    static func hasBody(_ request: Request) -> Bool {
+        !request.headers[values: .transferEncoding].isEmpty
+            || request.headers[.contentLength].flatMap(Int.init).map { $0 > 0 } == true
     }
 
-    private func authenticate(_ request: Request) async throws -> String {
+    /// The key the request was made with.
+    /// - Throws: `Problem` 401 for no key or a wrong one; 429 for a wrong one from an address
+    ///   whose failures are over its rate.
+    private func authenticate(_ request: Request, from peer: SocketAddress?) async throws -> String {
+        do {
+            return try await owner(of: request)
+        } catch let problem as Problem where problem.status == .unauthorized {
+            metrics.authFailed()
+            let address = ClientAddress.key(
+                peer: peer, forwardedFor: request.headers[values: .xForwardedFor], trusted: limits.trustedProxies)
+            failures.charge(address)
+            guard let wait = failures.wait(address) else { throw problem }
+            metrics.authThrottled()
+            var throttled = Problem(
+                .tooManyRequests,
+                "Too many requests from this address were sent without a valid API key; retry after \(wait) s (a valid key is always served)."
+            )
+            throttled.headers[.retryAfter] = String(wait)
+            throw throttled
+        }
+    }
+
+    private func owner(of request: Request) async throws -> String {
         var refusal = Problem(.unauthorized, "Send an API key as 'Authorization: Bearer KEY' (cardrender keys create).")
         refusal.headers[.wwwAuthenticate] = "Bearer realm=\"cardrender\""
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
@@ -243,11 +229,6 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
     }
 }
 
-/// When a body's last part arrived: nanoseconds from the start of its reading.
-private final class LastArrival: Sendable {
-    let nanoseconds = Atomic<Int64>(0)
-}
-
 extension String {
     /// Without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
@@ -257,4 +238,16 @@ extension String {
         else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
+}
+
+/// Whether a request's body was read (set once, from the task that reads it).
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+extension HTTPField.Name {
+    /// `X-Forwarded-For`: the addresses a request came through, as proxies append them.
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

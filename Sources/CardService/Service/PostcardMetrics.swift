@@ -20,7 +20,11 @@ import Synchronization
 /// - `cardrender_auth_failures_total`, `cardrender_auth_throttled_total`: requests with no
 ///   valid key, and those refused because their address sent too many of them;
 /// - `cardrender_request_body_errors_total{reason}`: bodies refused as `too_large`,
-///   `malformed` or `stalled`.
+///   `malformed`, `stalled`, `too_slow` or `disconnected`;
+/// - `cardrender_uploads_busy_total`: uploads and scans refused (503) because no upload slot
+///   came free in time;
+/// - `cardrender_scans_throttled_total`: scans refused (429) because their key spent its CPU
+///   budget.
 public final class PostcardMetrics: Sendable {
     /// The registry `exposition` prints.
     public let registry: PrometheusCollectorRegistry
@@ -30,6 +34,8 @@ public final class PostcardMetrics: Sendable {
     private let scans: CoreMetrics.Timer
     private let authFailures: CoreMetrics.Counter
     private let throttled: CoreMetrics.Counter
+    private let busy: CoreMetrics.Counter
+    private let scanThrottles: CoreMetrics.Counter
     private let depth: CoreMetrics.Gauge
     /// When the cards were last counted.
     private let counted = Mutex<ContinuousClock.Instant?>(nil)
@@ -49,6 +55,8 @@ public final class PostcardMetrics: Sendable {
         scans = CoreMetrics.Timer(label: "cardrender_scan_duration_seconds", factory: factory)
         authFailures = CoreMetrics.Counter(label: "cardrender_auth_failures_total", factory: factory)
         throttled = CoreMetrics.Counter(label: "cardrender_auth_throttled_total", factory: factory)
+        busy = CoreMetrics.Counter(label: "cardrender_uploads_busy_total", factory: factory)
+        scanThrottles = CoreMetrics.Counter(label: "cardrender_scans_throttled_total", factory: factory)
         depth = CoreMetrics.Gauge(label: "cardrender_card_queue_depth", factory: factory)
     }
 
@@ -77,6 +85,10 @@ public final class PostcardMetrics: Sendable {
     func authFailed() { authFailures.increment() }
 
     func authThrottled() { throttled.increment() }
+
+    func uploadsBusy() { busy.increment() }
+
+    func scanThrottled() { scanThrottles.increment() }
 
     func bodyRefused(_ reason: String) {
         counter("cardrender_request_body_errors_total", ("reason", reason)).increment()

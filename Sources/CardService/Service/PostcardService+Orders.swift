@@ -2,6 +2,7 @@ import CardKit
 import CardPipeline
 import HTTPTypes
 import Logging
+import Mail
 import NIOPosix
 import RenderCache
 
@@ -46,9 +47,12 @@ extension PostcardService {
         }
         let now = ServiceClock.milliseconds()
         let cards = order.cardSpecs.map { card in
-            CardRecord(
+            var record = CardRecord(
                 id: OrderBook.newID("card"), owner: owner, photo: digest, spec: card.json, press: order.press,
                 recipient: card.recipient, status: .queued, created: now)
+            // Decided once, kept with the card: its events show them without its spec.
+            (record.mailClass, record.warnings) = postal(spec: card.json, press: order.press)
+            return record
         }
         let first = try answer(cards)
         for attempt in 0..<2 {
@@ -77,6 +81,17 @@ extension PostcardService {
             }
         }
         throw Problem(.conflict, "The order with Idempotency-Key \(idempotencyKey ?? "") is being placed; retry.")
+    }
+
+    /// The mail class (`postcard` or `letter`) and postal warnings of a card of `press` whose
+    /// spec is `json` (one recipient at most).
+    func postal(spec json: String, press: String) -> (mailClass: String, warnings: [String]) {
+        let spec = try? CardSpec.parse(Data(json.utf8), file: "spec")
+        let format = configuration.presses[press]?.cardFormat ?? spec?.format ?? CardFormat()
+        return (
+            format.mailClass.rawValue,
+            spec?.postalWarnings(postedFrom: configuration.settings.postedFrom, format: format) ?? []
+        )
     }
 
     /// One of a ready (or printed) card's files.

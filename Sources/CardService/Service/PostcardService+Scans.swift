@@ -20,15 +20,34 @@ extension PostcardService {
     /// - Returns: the card as it is now.
     /// - Throws: `Problem`: 422 for a photo refused, with no code, or with a code not signed by
     ///   this service; 404 for a card not of this key; 409 for one not printed, or scanned
-    ///   before with the other outcome.
+    ///   before with the other outcome; 429 for a key whose scans spent their budget.
     func scan(_ bytes: Data, owner: String, outcome: CardScans.Outcome) async throws -> CardRecord {
+        if let wait = scanBudget.wait(owner) {
+            metrics.scanThrottled()
+            var problem = Problem(
+                .tooManyRequests,
+                "This API key's scans have used their share of the server's work (\(Int(configuration.scanBudget.burst)) s of a worker at once, then \(configuration.scanBudget.perSecond) s a second); retry after \(wait) s."
+            )
+            problem.headers[.retryAfter] = String(wait)
+            throw problem
+        }
         let scans = self.scans
         let secret = try await cardCodeSecret()
         let started = ContinuousClock.now
         let reading: CardScans.Reading
+        let budget = scanBudget
         do {
             reading = try await previewPool.runIfActive {
-                try scans.read(ImageData(copying: bytes, name: "the photo"), secret: secret)
+                // The worker's time is charged to the key, whatever the scan finds: the wait for
+                // the worker is not.
+                let working = ContinuousClock.now
+                defer {
+                    let spent = ContinuousClock.now - working
+                    budget.charge(
+                        owner,
+                        tokens: Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18)
+                }
+                return try scans.read(ImageData(copying: bytes, name: "the photo"), secret: secret)
             }
         } catch let error as ImageInputError {
             throw Problem(.unprocessableContent, "The photo is refused: \(error)")

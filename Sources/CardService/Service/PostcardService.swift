@@ -46,27 +46,23 @@ public final class PostcardService: Sendable {
         public var decodedPhotoBytes: Int
         /// How long a claimed card is this node's before another may take it over.
         public var lease: Duration
-        /// Requests a second per API key (bursts of twice that).
-        public var requestsPerSecond: Double
         /// This node's name in the queue's leases (which node renders a card).
         public var nodeName: String
-        /// How long a request's body may pause (408 when nothing more arrives for that long):
-        /// shorter than the server's idle timeout (15 s), which closes a silent connection
-        /// without an answer.
-        public var bodyTimeout: Duration = defaultBodyTimeout
-        /// 10 s.
-        public static let defaultBodyTimeout = Duration.seconds(10)
-        /// Requests without a valid key an address may send at once (`burst`), then one every
-        /// `1 / perSecond` seconds; past that its requests are 429.
-        public var failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5)
         /// How webhooks are sent.
         public var webhooks = WebhookSettings()
+        /// How long events are kept (`serve --keep-events`, 30 days): older ones, their
+        /// deliveries and the deliveries finished before then are purged every hour.
+        public var keepEvents: Duration = .seconds(30 * 86_400)
+        /// What each key's scans may cost, in seconds of a worker thread (decoding and
+        /// searching): `burst` at once, then `perSecond` a second; past it a key's scans are
+        /// 429 until its budget is back (one key cannot keep the preview threads busy).
+        public var scanBudget: (burst: Double, perSecond: Double) = (30, 0.5)
 
         public init(
             database: any ServiceDatabase, store: ContentStore, settings: CardSettings = .init(),
             catalogue: FrameCatalogue?, limits: CardLimits = .default, presses: [String: PressProfile] = [:],
             previewThreads: Int = 2, renderThreads: Int = 1, decodedPhotoBytes: Int = 384 << 20,
-            lease: Duration = .seconds(60), requestsPerSecond: Double = 100, nodeName: String = "node"
+            lease: Duration = .seconds(60), nodeName: String = "node"
         ) {
             self.database = database
             self.store = store
@@ -78,7 +74,6 @@ public final class PostcardService: Sendable {
             self.renderThreads = renderThreads
             self.decodedPhotoBytes = decodedPhotoBytes
             self.lease = lease
-            self.requestsPerSecond = requestsPerSecond
             self.nodeName = nodeName
         }
     }
@@ -93,6 +88,8 @@ public final class PostcardService: Sendable {
     private let codeSecret = Mutex<[UInt8]?>(nil)
     /// The service's metrics (`/metrics`).
     public let metrics = PostcardMetrics()
+    /// Each key's scans' budget of worker seconds.
+    let scanBudget: RateLimiter
     /// The name of the default press (today's RGB JPEG print file).
     public static let rgbJPEG = PressProfile.rgbJPEGName
     /// Largest spec or order body, in bytes (as `render`'s spec files).
@@ -101,6 +98,9 @@ public final class PostcardService: Sendable {
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         book = OrderBook(database: configuration.database)
+        scanBudget = RateLimiter(
+            rate: configuration.scanBudget.perSecond, burst: configuration.scanBudget.burst,
+            maxDebt: configuration.scanBudget.burst)
         // An editor on a 12 MP photo keeps its levels (2 to 12 MB, at 1/1 up to 36 MB) and its
         // bytes (3 to 4 MB): 20 editors under the default 384 MiB (benchmarks/previews.sh).
         decoded = DecodedPhotos(capacity: configuration.decodedPhotoBytes, largestShare: 3)

@@ -1,5 +1,10 @@
-/// A card as the database keeps it (and as an event keeps it, as JSON: the card as it was
-/// when the event happened).
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A card as the database keeps it (its events keep its public part, `PublicCard`).
 struct CardRecord: Sendable, Equatable, Codable {
     /// Statuses, in the order a card goes through them.
     enum Status: String, Sendable, CaseIterable, Codable {
@@ -45,13 +50,18 @@ struct CardRecord: Sendable, Equatable, Codable {
     /// When the card reached each status that keeps a time (milliseconds since 1970; queued is
     /// `created`).
     var times: [Status: Int] = [:]
+    /// `postcard` or `letter`, decided when it was ordered (nil for cards ordered before the
+    /// column: read from the spec).
+    var mailClass: String?
+    /// The postal warnings, decided when it was ordered (nil as `mailClass`).
+    var warnings: [String]?
 
     /// The statuses whose time a card keeps, in the order the columns are read.
     static let timed = Status.allCases.filter { $0.timeColumn != nil }
 
     static let columns =
         "id, owner, photo, spec, press, recipient, status, verdict, error, entry_key, print_run, created, "
-        + timed.compactMap(\.timeColumn).joined(separator: ", ")
+        + "mail_class, warnings, " + timed.compactMap(\.timeColumn).joined(separator: ", ")
 
     init(
         id: String, owner: String, photo: String, spec: String, press: String, recipient: Int?, status: Status,
@@ -79,6 +89,8 @@ struct CardRecord: Sendable, Equatable, Codable {
         error = row.text("error")
         entryKey = row.text("entry_key")
         printRun = row.text("print_run")
+        mailClass = row.text("mail_class")
+        warnings = row.text("warnings").flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         for status in Self.timed {
             if let column = status.timeColumn, let time = row.int(column) { times[status] = time }
         }

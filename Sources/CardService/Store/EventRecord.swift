@@ -5,8 +5,9 @@
 #endif
 
 /// Something that happened to a card or a print run, as the database keeps it: written in the
-/// transaction that made the change, numbered in the order those commit (`seq`), with the
-/// card or run as it was then (`state`, the record's JSON).
+/// transaction that made the change, numbered in the order those commit (`seq`, and per key
+/// `ownerSeq`, the cursor of `GET /v1/events`), with the card's public part or the run as it
+/// was then (`state`, JSON).
 struct EventRecord: Sendable, Equatable {
     /// What happened, as the events are named (docs/service.md, "Events").
     enum Kind: String, Sendable, CaseIterable, Codable {
@@ -44,18 +45,24 @@ struct EventRecord: Sendable, Equatable {
         var isCard: Bool { rawValue.hasPrefix("card.") }
     }
 
-    /// The order events committed in: the cursor of `GET /v1/events`.
+    /// The order events committed in, over every key: the order a card's webhooks are sent in.
     let seq: Int
+    /// The order of this key's events: the cursor of `GET /v1/events` (another key's volume
+    /// cannot be read from it).
+    let ownerSeq: Int
     /// `evt_` and 128 random bits: the webhook's `webhook-id`.
     let id: String
     let owner: String
     let kind: Kind
     /// The card's or run's id.
     let subject: String
-    /// The `CardRecord` or `PrintRunRecord` as JSON, as it was when the event happened.
+    /// The `PublicCard`, `PrintRunRecord` or endpoint as JSON, as it was when the event happened.
     let state: String
     /// Milliseconds since 1970.
     let created: Int
+
+    /// The columns an event is read from.
+    static let columns = "seq, owner_seq, id, owner, type, subject, state, created"
 
     /// An event not yet written: what happened and the record as it is now.
     struct New: Sendable {
@@ -64,10 +71,10 @@ struct EventRecord: Sendable, Equatable {
         let subject: String
         let state: String
 
-        /// The card `card` reaching its status now.
+        /// The card `card` reaching its status now (its public part: no spec, no address).
         static func card(_ card: CardRecord) -> New? {
             Kind.card(card.status).map {
-                New(kind: $0, owner: card.owner, subject: card.id, state: EventRecord.json(card))
+                New(kind: $0, owner: card.owner, subject: card.id, state: EventRecord.json(PublicCard(card)))
             }
         }
 
@@ -88,8 +95,8 @@ struct EventRecord: Sendable, Equatable {
     }
 
     /// The card this event carries, for a card event.
-    var card: CardRecord? {
-        kind.isCard ? try? JSONDecoder().decode(CardRecord.self, from: Data(state.utf8)) : nil
+    var card: PublicCard? {
+        kind.isCard ? try? JSONDecoder().decode(PublicCard.self, from: Data(state.utf8)) : nil
     }
 
     /// The endpoint this event carries, for a webhook endpoint's event.

@@ -2,8 +2,27 @@
 /// transaction per step. `schema_migrations` records what ran; several nodes starting at
 /// once take turns (PostgreSQL: an advisory lock; SQLite: its one writer).
 enum Migrations {
+    /// A statement of a step: the same for both databases, or one for each.
+    struct Statement: ExpressibleByStringInterpolation, Sendable {
+        let sqlite: String
+        let postgres: String
+
+        init(stringLiteral text: String) {
+            sqlite = text
+            postgres = text
+        }
+
+        init(sqlite: String, postgres: String) {
+            self.sqlite = sqlite
+            self.postgres = postgres
+        }
+
+        /// The statement for `dialect`.
+        func text(_ dialect: SQLDialect) -> String { dialect == .postgres ? postgres : sqlite }
+    }
+
     /// Version and statements; append, never edit, once released.
-    static let steps: [(version: Int, statements: [String])] = [
+    static let steps: [(version: Int, statements: [Statement])] = [
         (
             1,
             [
@@ -61,7 +80,7 @@ enum Migrations {
             // transaction that makes the change, numbered in the order they commit (`seq`),
             // each with the card or run as it was then (`state`, JSON).
             ["ready_at", "failed_at", "cancelled_at", "printed_at", "mailed_at"].map {
-                "ALTER TABLE cards ADD COLUMN \($0) BIGINT"
+                Statement(stringLiteral: "ALTER TABLE cards ADD COLUMN \($0) BIGINT")
             } + [
                 "ALTER TABLE print_runs ADD COLUMN mailed BIGINT",
                 """
@@ -100,8 +119,49 @@ enum Migrations {
             // A card's life after the post: when it came back (`returned`, scanned) or was
             // delivered; the service's secrets (the one that signs the cards' codes), made
             // once by the first node that needs one.
-            ["returned_at", "delivered_at"].map { "ALTER TABLE cards ADD COLUMN \($0) BIGINT" } + [
-                "CREATE TABLE service_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created BIGINT NOT NULL)"
+            ["returned_at", "delivered_at"].map {
+                Statement(stringLiteral: "ALTER TABLE cards ADD COLUMN \($0) BIGINT")
+            }
+                + [
+                    "CREATE TABLE service_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created BIGINT NOT NULL)"
+                ]
+        ),
+        (
+            7,
+            [
+                // A card's mail class and postal warnings, decided when it is ordered: its events
+                // show them without keeping its spec.
+                "ALTER TABLE cards ADD COLUMN mail_class TEXT",
+                "ALTER TABLE cards ADD COLUMN warnings TEXT",
+                // Each key's events numbered on their own (the cursor of GET /v1/events: a key
+                // cannot read the others' volume from it), by a counter that purging old events
+                // never sets back.
+                "ALTER TABLE events ADD COLUMN owner_seq BIGINT",
+                """
+                UPDATE events SET owner_seq = numbered.n FROM (
+                    SELECT seq AS s, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY seq) AS n FROM events
+                ) AS numbered WHERE events.seq = numbered.s
+                """,
+                "CREATE UNIQUE INDEX events_owner_seq ON events (owner, owner_seq)",
+                "CREATE TABLE event_counters (owner TEXT PRIMARY KEY, last BIGINT NOT NULL)",
+                "INSERT INTO event_counters (owner, last) SELECT owner, MAX(owner_seq) FROM events GROUP BY owner",
+                // Events keep a card's public part only: the specs (messages, addresses) and
+                // photos the events written before kept are taken out of them.
+                Statement(
+                    sqlite: """
+                        UPDATE events SET state = json_remove(state, '$.spec', '$.photo', '$.entryKey', '$.owner',
+                        '$.printRun') WHERE type LIKE 'card.%'
+                        """,
+                    postgres: """
+                        UPDATE events SET state = (state::jsonb - 'spec' - 'photo' - 'entryKey' - 'owner'
+                        - 'printRun')::text WHERE type LIKE 'card.%'
+                        """),
+                // Old events and finished deliveries are purged by their time (`--keep-events`).
+                "CREATE INDEX events_created ON events (created)",
+                "CREATE INDEX deliveries_created ON deliveries (created)",
+                "CREATE INDEX deliveries_seq ON deliveries (seq)",
+                // When an endpoint was last replayed (replays are rate-limited).
+                "ALTER TABLE webhook_endpoints ADD COLUMN replayed BIGINT",
             ]
         ),
     ]
@@ -126,7 +186,7 @@ enum Migrations {
             for step in steps where !done.contains(step.version) {
                 for statement in step.statements {
                     _ = try await sql.execute(
-                        statement.replacing(serialKey, with: database.dialect.serialKey), [])
+                        statement.text(database.dialect).replacing(serialKey, with: database.dialect.serialKey), [])
                 }
                 _ = try await sql.execute(
                     "INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)",

@@ -14,15 +14,23 @@ extension OrderBook {
         let now = ServiceClock.milliseconds()
         for event in events {
             let id = newID("evt")
+            // The key's own count (kept apart from the events, so that purging old events
+            // never makes a number come again).
             guard
+                let ownerSeq = try await sql.execute(
+                    """
+                    INSERT INTO event_counters (owner, last) VALUES ($1, 1)
+                    ON CONFLICT (owner) DO UPDATE SET last = event_counters.last + 1 RETURNING last
+                    """, [.text(event.owner)]
+                ).first?.int("last"),
                 let seq = try await sql.execute(
                     """
-                    INSERT INTO events (id, owner, type, subject, state, created) VALUES ($1, $2, $3, $4, $5, $6)
-                    RETURNING seq
+                    INSERT INTO events (id, owner, type, subject, state, created, owner_seq)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq
                     """,
                     [
                         .text(id), .text(event.owner), .text(event.kind.rawValue), .text(event.subject),
-                        .text(event.state), .int(now),
+                        .text(event.state), .int(now), .int(ownerSeq),
                     ]
                 ).first?.int("seq")
             else { throw ServiceDatabaseError(reason: "an event was written without its number", code: nil) }
@@ -41,20 +49,20 @@ extension OrderBook {
         }
     }
 
-    /// `owner`'s events after number `after` (from the first when nil), oldest first, at most
-    /// `limit`, only of `kind` when given.
+    /// `owner`'s events after its number `after` (`ownerSeq`; from the first when nil), oldest
+    /// first, at most `limit`, only of `kind` when given.
     /// - Returns: the events and whether more follow.
     func events(owner: String, after: Int?, limit: Int, kind: EventRecord.Kind?) async throws
         -> (events: [EventRecord], more: Bool)
     {
-        var sql = "SELECT seq, id, owner, type, subject, state, created FROM events WHERE owner = $1 AND seq > $2"
+        var sql = "SELECT \(EventRecord.columns) FROM events WHERE owner = $1 AND owner_seq > $2"
         var binds: [SQLValue] = [.text(owner), .int(after ?? 0)]
         if let kind {
             binds.append(.text(kind.rawValue))
             sql += " AND type = $\(binds.count)"
         }
         binds.append(.int(limit + 1))
-        sql += " ORDER BY seq LIMIT $\(binds.count)"
+        sql += " ORDER BY owner_seq LIMIT $\(binds.count)"
         let events = try await database.execute(sql, binds).compactMap(Self.event(row:))
         return (Array(events.prefix(limit)), events.count > limit)
     }

@@ -93,15 +93,17 @@ extension OrderBook {
 
     /// Puts back in the queue every card `node` was rendering when it stopped: a node that
     /// starts again under the same `--node-name` takes its own cards up at once, without
-    /// waiting for their leases to run out.
-    /// - Returns: how many cards were put back.
+    /// waiting for their leases to run out. On SQLite (one node by construction: one file,
+    /// one writer) every card left `rendering` is this node's, whatever name it had.
+    /// - Returns: the cards put back.
     @discardableResult
     func recover(node: String) async throws -> [String] {
-        try await database.execute(
+        let mine = database.dialect == .sqlite ? "" : "AND substr(lease_token, 1, length($1)) = $1"
+        return try await database.execute(
             """
             UPDATE cards SET status = 'queued', lease_token = NULL, lease_until = NULL
-            WHERE status = 'rendering' AND substr(lease_token, 1, length($1)) = $1 RETURNING id
-            """, [.text(node + "/")]
+            WHERE status = 'rendering' \(mine) RETURNING id
+            """, database.dialect == .sqlite ? [] : [.text(node + "/")]
         ).compactMap { $0.text("id") }
     }
 

@@ -132,7 +132,7 @@ extension OrderBook {
                     """, [.text(eventID), .text(endpointID), .text(token), .int(now + lease)])
                 guard
                     let event = try await sql.execute(
-                        "SELECT seq, id, owner, type, subject, state, created FROM events WHERE id = $1",
+                        "SELECT \(EventRecord.columns) FROM events WHERE id = $1",
                         [.text(eventID)]
                     ).first.flatMap(Self.event(row:)),
                     let endpoint = try await sql.execute(
@@ -158,11 +158,13 @@ extension OrderBook {
             DELETE FROM deliveries WHERE status = 'pending'
             AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = deliveries.endpoint)
             """, [])
+        // On SQLite (one node) every delivery left leased is this node's, whatever its name was.
+        let mine = database.dialect == .sqlite ? "lease_token IS NOT NULL" : "substr(lease_token, 1, length($1)) = $1"
         return try await database.execute(
             """
             UPDATE deliveries SET lease_token = NULL, lease_until = NULL
-            WHERE status = 'pending' AND substr(lease_token, 1, length($1)) = $1 RETURNING event
-            """, [.text(node + "/")]
+            WHERE status = 'pending' AND \(mine) RETURNING event
+            """, database.dialect == .sqlite ? [] : [.text(node + "/")]
         ).count
     }
 
@@ -250,11 +252,13 @@ extension OrderBook {
 
     /// An event from a row of `events`.
     static func event(row: ResultRow) -> EventRecord? {
-        guard let seq = row.int("seq"), let id = row.text("id"), let owner = row.text("owner"),
+        guard let seq = row.int("seq"), let ownerSeq = row.int("owner_seq"), let id = row.text("id"),
+            let owner = row.text("owner"),
             let kind = row.text("type").flatMap(EventRecord.Kind.init(rawValue:)),
             let subject = row.text("subject"), let state = row.text("state"), let created = row.int("created")
         else { return nil }
         return EventRecord(
-            seq: seq, id: id, owner: owner, kind: kind, subject: subject, state: state, created: created)
+            seq: seq, ownerSeq: ownerSeq, id: id, owner: owner, kind: kind, subject: subject, state: state,
+            created: created)
     }
 }

@@ -155,12 +155,13 @@ public struct OrderBook: Sendable {
             for card in cards {
                 _ = try await sql.execute(
                     """
-                    INSERT INTO cards (id, owner, photo, spec, press, recipient, status, created, updated)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+                    INSERT INTO cards (id, owner, photo, spec, press, recipient, status, created, updated, mail_class,
+                    warnings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10)
                     """,
                     [
                         .text(card.id), .text(card.owner), .text(card.photo), .text(card.spec), .text(card.press),
-                        .int(card.recipient), .text(card.status.rawValue), .int(card.created),
+                        .int(card.recipient), .text(card.status.rawValue), .int(card.created), .text(card.mailClass),
+                        .text(card.warnings.map(EventRecord.json)),
                     ])
             }
             try await Self.write(cards.compactMap(EventRecord.New.card), in: sql, dialect: database.dialect)
