@@ -221,13 +221,31 @@ struct WebhookTests {
             let data = try #require(told.events.first?["data"] as? [String: Any])
             #expect(data["id"] as? String == endpointID && data["secret"] == nil && data["disabled"] is String)
             let attempts = receiver.requests().count
-            // Replay: enabled again, the events since the start sent again (its types only).
+            // The cancellation's delivery is still pending, with the attempts it failed.
+            let failing = try await live.service.configuration.database.execute(
+                "SELECT attempts FROM deliveries WHERE endpoint = $1 AND status = 'pending'", [.text(endpointID)])
+            let triedBefore = try #require(failing.first?.int("attempts"))
+            #expect(failing.count == 1 && triedBefore >= 2, "\(failing.count) pending, \(triedBefore) attempts")
+            // Replay: enabled again, the events since the start that were delivered sent again
+            // (its types only); the pending one keeps its attempts and its wait (a replay never
+            // hurries a failing endpoint).
             try receiver.answer("ok")
             let replay = try await live.send(
                 .POST, "/v1/webhook-endpoints/\(endpointID)/replay", key: key,
                 body: Data(#"{"since": "2020-01-01T00:00:00Z"}"#.utf8))
             #expect(replay.status == 202, "\(replay.text)")
-            #expect(replay.json["events"] as? Int == 3)
+            #expect(replay.json["events"] as? Int == 2, "\(replay.text)")
+            let kept = try await live.service.configuration.database.execute(
+                """
+                SELECT d.attempts FROM deliveries d JOIN events e ON e.id = d.event
+                WHERE d.endpoint = $1 AND e.type = 'card.cancelled'
+                """, [.text(endpointID)])
+            #expect(kept.first?.int("attempts").map { $0 >= triedBefore } == true, "the attempts are not reset")
+            // Replays are rate-limited per endpoint.
+            let soon = try await live.send(
+                .POST, "/v1/webhook-endpoints/\(endpointID)/replay", key: key,
+                body: Data(#"{"since": "2020-01-01T00:00:00Z"}"#.utf8))
+            #expect(soon.status == 429 && Int(soon.header("Retry-After") ?? "") ?? 0 >= 1, "\(soon.text)")
             #expect(
                 await Poll.until(seconds: 60) {
                     receiver.requests().dropFirst(attempts).filter { $0["answered"] as? Int == 204 }.count == 3

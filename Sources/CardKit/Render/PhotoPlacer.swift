@@ -20,7 +20,17 @@ struct PhotoPlacer {
         let left: Int
         let top: Int
         let canvas: Size
+        /// The window's box of the scaled photo, made already (`scaled`) when the box at the
+        /// load scale was too large to hold in memory (see `largestBox`).
+        var scaledBox: VImage? = nil
     }
+
+    /// The most bytes of a box at its load scale that `decode` holds in memory before a
+    /// reduction: a larger box (a PNG or TIFF, which have no shrink-on-load, of tens of
+    /// megapixels) is reduced as it is read, and only the reduced box is held. The pixels are
+    /// the same (the same operations, in the same order); a 100 MP PNG's preview held 470 MiB
+    /// before.
+    static let largestBox = 32 << 20
 
     /// The pixels the window needs, in memory (nil: the window shows none of the photo): the
     /// box of the photo at its load scale that the window's box reads, widened by the
@@ -100,9 +110,18 @@ struct PhotoPlacer {
             ).intersection(PixelRect(left: 0, top: 0, right: decoded.width, bottom: decoded.height))
         }
         let region = try decoded.extractArea(left: box.left, top: box.top, width: box.width, height: box.height)
-        let image = try (opaque ? region : region.opaqueSRGB(background: plan.background)).inMemory()
-        return Decoded(
-            image: image, left: box.left, top: box.top, canvas: Size(width: decoded.width, height: decoded.height))
+        let canvas = Size(width: decoded.width, height: decoded.height)
+        let lazy = opaque ? region : try region.opaqueSRGB(background: plan.background)
+        if plan.layout.photoScale < 1, !opaque, box.width * box.height * 3 > Self.largestBox,
+            let target = plan.windowBox
+        {
+            // Reduced as it is read (the decoder streams its rows): the reduction in memory only.
+            var reading = Decoded(image: lazy, left: box.left, top: box.top, canvas: canvas)
+            reading.scaledBox = try self.scaled(reading, box: target).inMemory()
+            Vips.releaseFreeMemory()
+            return reading
+        }
+        return Decoded(image: try lazy.inMemory(), left: box.left, top: box.top, canvas: canvas)
     }
 
     /// The photo window: `plan.layout.window`'s size, the photo placed on the background.
@@ -116,7 +135,7 @@ struct PhotoPlacer {
         case .enlargedCrop:
             return try fitted(decoded.image, width: width, height: height)
         case .region(let box, let size, let quarters, let x, let y):
-            var region = try scaled(decoded, box: box)
+            var region = try decoded.scaledBox ?? scaled(decoded, box: box)
             if size.width != box.width || size.height != box.height {
                 region = try fitted(region, width: size.width, height: size.height)
             }
@@ -128,7 +147,7 @@ struct PhotoPlacer {
             // coordinates (libvips's affine), the box's pixel i is at box.left + i + 1/2.
             // In memory before the turn: the affine reads each input tile several times, and
             // would run the resize again for each.
-            let region = try scaled(decoded, box: box).inMemory()
+            let region = try decoded.scaledBox ?? scaled(decoded, box: box).inMemory()
             let radians = rotation * .pi / 180
             let (cosine, sine) = (cos(radians), sin(radians))
             let scaledPhoto = plan.scaledPhoto
@@ -178,5 +197,16 @@ struct PhotoPlacer {
         try region.resized(
             scale: Double(width) / Double(region.width), verticalScale: Double(height) / Double(region.height)
         ).exactly(width: width, height: height)
+    }
+}
+
+extension CardPlan {
+    /// The box of the scaled photo the window shows, for a plan that reads the photo through
+    /// one (`region`, `rotated`).
+    fileprivate var windowBox: PixelRect? {
+        switch source {
+        case .region(let box, _, _, _, _), .rotated(let box, _, _, _, _): box
+        case .background, .enlargedCrop: nil
+        }
     }
 }

@@ -17,15 +17,29 @@ extension PostcardAPI {
             throw Problem(.unsupportedMediaType, "Send the endpoint as JSON.")
         }
         let settings = service.configuration.webhooks
-        if let refusal = await Self.refusal(body.url, allowLoopback: settings.allowLoopback) {
-            throw Problem(.unprocessableContent, refusal + ".")
+        let url: String
+        do {
+            url = try WebhookURL.normalised(body.url)
+        } catch {
+            throw Problem(
+                .unprocessableContent, error.reason + ".",
+                errors: [Problem.FieldError(field: "url", detail: error.reason)])
+        }
+        if let refusal = await Self.refusal(url, settings: settings) {
+            throw Problem(
+                .unprocessableContent, refusal + ".", errors: [Problem.FieldError(field: "url", detail: refusal)])
         }
         let types = (body.types ?? []).compactMap { EventRecord.Kind(rawValue: $0.rawValue) }
         let endpoint = WebhookEndpointRecord(
-            id: OrderBook.newID("whe"), owner: try owner, url: body.url, types: types,
+            id: OrderBook.newID("whe"), owner: try owner, url: url, types: types,
             description: body.description ?? "", secret: WebhookSignature.newSecret(),
             created: ServiceClock.milliseconds())
-        try await service.book.addEndpoint(endpoint)
+        guard try await service.book.addEndpoint(endpoint, limit: settings.maxEndpointsPerKey) else {
+            throw Problem(
+                .conflict,
+                "This API key has \(settings.maxEndpointsPerKey) webhook endpoints, the most a key may have; delete one first."
+            )
+        }
         service.logger.info("webhook endpoint \(endpoint.id): added for key \(endpoint.owner)")
         return .created(.init(body: .json(Self.endpoint(endpoint, secret: endpoint.secret))))
     }
@@ -75,10 +89,22 @@ extension PostcardAPI {
             throw Problem(.unsupportedMediaType, "Send the replay as JSON.")
         }
         let since = Int((body.since.timeIntervalSince1970 * 1000).rounded(.down))
-        guard let count = try await service.book.replay(owner: try owner, id: input.path.id, since: since) else {
+        let every = service.configuration.webhooks.replayEvery
+        switch try await service.book.replay(
+            owner: try owner, id: input.path.id, since: since, every: every.milliseconds)
+        {
+        case .notFound:
             throw Problem.notFound("The webhook endpoint \(input.path.id)")
+        case .tooSoon(let wait):
+            var problem = Problem(
+                .tooManyRequests,
+                "The webhook endpoint \(input.path.id) was replayed less than \(every.components.seconds) s ago; retry after \(wait) s."
+            )
+            problem.headers[.retryAfter] = String(wait)
+            throw problem
+        case .queued(let count):
+            return .accepted(.init(body: .json(Components.Schemas.ReplayAnswer(events: count))))
         }
-        return .accepted(.init(body: .json(Components.Schemas.ReplayAnswer(events: count))))
     }
 
     /// The endpoint as the API shows it, with `secret` when it is to be shown.
@@ -90,14 +116,23 @@ extension PostcardAPI {
     }
 
     /// Why `url` cannot be an endpoint, its name resolved on a thread of its own (a lookup
-    /// blocks).
-    static func refusal(_ url: String, allowLoopback: Bool) async -> String? {
-        do {
-            return try await NIOThreadPool.singleton.runIfActive {
-                WebhookAddress(allowLoopback: allowLoopback).refusal(url)
-            }
-        } catch {
-            return "url cannot be checked now (\(error))"
+    /// blocks; never the server's shared pool, which `/thumb` uses), within the lookup's time.
+    static func refusal(_ url: String, settings: WebhookSettings) async -> String? {
+        let address = WebhookAddress(allowLoopback: settings.allowLoopback)
+        switch await WebhookDispatcher.bounded(
+            settings.lookupTimeout, { try await lookups.runIfActive { address.refusal(url) } })
+        {
+        case .success(let refusal): return refusal
+        case .failure(let error): return "url cannot be checked now (\(error))"
+        case nil: return "url's host could not be looked up within \(settings.lookupTimeout)"
         }
     }
+
+    /// The threads endpoints' hosts are looked up on when endpoints are made: a few, of their
+    /// own, so a slow name server delays only the requests that make endpoints.
+    static let lookups: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
 }

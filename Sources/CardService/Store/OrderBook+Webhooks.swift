@@ -1,18 +1,34 @@
 extension OrderBook {
     // MARK: Webhook endpoints
 
-    /// Adds an endpoint for `owner`.
-    func addEndpoint(_ endpoint: WebhookEndpointRecord) async throws {
-        _ = try await database.execute(
-            """
-            INSERT INTO webhook_endpoints (id, owner, url, types, description, secret, created)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """,
-            [
-                .text(endpoint.id), .text(endpoint.owner), .text(endpoint.url),
-                .text(WebhookEndpointRecord.column(endpoint.types)), .text(endpoint.description),
-                .text(endpoint.secret), .int(endpoint.created),
-            ])
+    /// Adds an endpoint for `owner`, unless the key has `limit` endpoints already.
+    /// - Returns: false when the key is at its limit (nothing added).
+    func addEndpoint(_ endpoint: WebhookEndpointRecord, limit: Int) async throws -> Bool {
+        let dialect = database.dialect
+        return try await database.transaction { sql in
+            if dialect == .postgres {
+                // The key's endpoints counted and added one key at a time (two made at the same
+                // instant cannot both pass the limit).
+                _ = try await sql.execute(
+                    "SELECT pg_advisory_xact_lock(7213003, hashtext($1))", [.text(endpoint.owner)])
+            }
+            let count =
+                try await sql.execute(
+                    "SELECT COUNT(*) AS n FROM webhook_endpoints WHERE owner = $1", [.text(endpoint.owner)]
+                ).first?.int("n") ?? 0
+            guard count < limit else { return false }
+            _ = try await sql.execute(
+                """
+                INSERT INTO webhook_endpoints (id, owner, url, types, description, secret, created)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """,
+                [
+                    .text(endpoint.id), .text(endpoint.owner), .text(endpoint.url),
+                    .text(WebhookEndpointRecord.column(endpoint.types)), .text(endpoint.description),
+                    .text(endpoint.secret), .int(endpoint.created),
+                ])
+            return true
+        }
     }
 
     /// `owner`'s endpoints, oldest first.
@@ -57,37 +73,83 @@ extension OrderBook {
         ).first.flatMap(WebhookEndpointRecord.init(row:))
     }
 
+    /// What a replay came to.
+    enum Replayed: Sendable, Equatable {
+        /// The events to be sent.
+        case queued(Int)
+        /// No endpoint of the key has this id.
+        case notFound
+        /// The endpoint was replayed less than the allowed interval ago: the seconds to wait.
+        case tooSoon(Int)
+    }
+
     /// Sends `owner`'s events since `since` (milliseconds since 1970) to endpoint `id` again,
-    /// those of the types it receives; an endpoint disabled for failing is enabled again.
-    /// - Returns: how many events are to be sent, or nil when there is no such endpoint.
-    func replay(owner: String, id: String, since: Int) async throws -> Int? {
-        let dialect = database.dialect
-        return try await database.transaction { sql in
+    /// those of the types it receives; an endpoint disabled for failing is enabled again. A
+    /// delivery still pending keeps its attempts and its wait (a replay never hurries a
+    /// failing endpoint); a delivered or given-up one is sent again. At most once every
+    /// `every` milliseconds per endpoint.
+    func replay(owner: String, id: String, since: Int, every: Int) async throws -> Replayed {
+        try await database.transaction { sql in
             guard
                 let endpoint = try await sql.execute(
                     "SELECT \(WebhookEndpointRecord.columns) FROM webhook_endpoints WHERE id = $1 AND owner = $2",
                     [.text(id), .text(owner)]
                 ).first.flatMap(WebhookEndpointRecord.init(row:))
-            else { return nil }
+            else { return .notFound }
             let now = ServiceClock.milliseconds()
+            if let last = endpoint.replayed, now - last < every {
+                return .tooSoon(max(1, (every - (now - last) + 999) / 1000))
+            }
             let types = WebhookEndpointRecord.column(endpoint.types)
-            // Due at once (0: whatever the database's clock says); a delivery in flight (its
-            // lease held) is left to finish, so no event is ever sent twice at the same time.
+            // Due at once (0: whatever the database's clock says); a delivery still pending is
+            // left as it is (its lease, attempts and wait), so no event is ever sent twice at
+            // the same time and a failing endpoint keeps its back-off.
             let queued = try await sql.execute(
                 """
                 INSERT INTO deliveries (event, endpoint, seq, subject, status, next_attempt, created)
                 SELECT id, $1, seq, subject, 'pending', 0, $2 FROM events
                 WHERE owner = $3 AND created >= $4 AND ($5 = '*' OR $5 LIKE '%,' || type || ',%')
                 ON CONFLICT (event, endpoint) DO UPDATE SET status = 'pending', attempts = 0,
-                next_attempt = 0, lease_token = NULL, lease_until = NULL, last_error = NULL
-                WHERE deliveries.lease_token IS NULL OR deliveries.lease_until < \(dialect.now)
+                next_attempt = 0, lease_token = NULL, lease_until = NULL, last_error = NULL, created = $2
+                WHERE deliveries.status <> 'pending'
                 RETURNING event
                 """, [.text(id), .int(now), .text(owner), .int(since), .text(types)])
             // The endpoint last: its row is locked after the deliveries', as the senders lock them.
             _ = try await sql.execute(
-                "UPDATE webhook_endpoints SET disabled = NULL, failing_since = NULL WHERE id = $1", [.text(id)])
-            return queued.count
+                "UPDATE webhook_endpoints SET disabled = NULL, failing_since = NULL, replayed = $2 WHERE id = $1",
+                [.text(id), .int(now)])
+            return .queued(queued.count)
         }
+    }
+
+    /// Disables every endpoint of `owner` now (its key was revoked), dropping what was still
+    /// to be sent to them.
+    /// - Returns: the endpoints disabled.
+    @discardableResult
+    func disableEndpoints(owner: String) async throws -> [String] {
+        try await database.transaction { sql in
+            _ = try await sql.execute(
+                """
+                DELETE FROM deliveries WHERE status = 'pending'
+                AND endpoint IN (SELECT id FROM webhook_endpoints WHERE owner = $1)
+                """, [.text(owner)])
+            return try await sql.execute(
+                "UPDATE webhook_endpoints SET disabled = $2 WHERE owner = $1 AND disabled IS NULL RETURNING id",
+                [.text(owner), .int(ServiceClock.milliseconds())]
+            ).compactMap { $0.text("id") }
+        }
+    }
+
+    /// Which of `ids` are endpoints that still exist and are enabled (the attempts in flight
+    /// to the others are cancelled).
+    func enabledEndpoints(_ ids: Set<String>) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let sorted = ids.sorted()
+        let list = sorted.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        return Set(
+            try await database.execute(
+                "SELECT id FROM webhook_endpoints WHERE disabled IS NULL AND id IN (\(list))", sorted.map { .text($0) }
+            ).compactMap { $0.text("id") })
     }
 
     // MARK: Deliveries
@@ -101,47 +163,80 @@ extension OrderBook {
         let attempts: Int
     }
 
-    /// Claims up to `limit` deliveries due now, oldest event first, each for `lease`
-    /// milliseconds of the database's clock. A delivery is due only when no earlier event of
-    /// the same card (or run) is still to be sent to the same endpoint, so an endpoint hears a
-    /// card's events in the order the card lived them, and one delivery of an event is in
-    /// flight at a time (its lease).
-    func claimDeliveries(limit: Int, leaseMilliseconds lease: Int, node: String) async throws -> [Delivery] {
+    /// Claims up to `limit` deliveries due now, each for `lease` milliseconds of the database's
+    /// clock, shared fairly: keys take turns (round robin, the key with the oldest due event
+    /// first), and within a key its endpoints take turns; a key never has more than `perOwner`
+    /// attempts in flight over every node, an endpoint never more than `perEndpoint`. A
+    /// delivery is due only when no earlier event of the same card (or run) is still to be
+    /// sent to the same endpoint, so an endpoint hears a card's events in the order the card
+    /// lived them, and one delivery of an event is in flight at a time (its lease).
+    ///
+    /// No row is locked to choose (PostgreSQL refuses `FOR UPDATE` beside window functions):
+    /// each chosen delivery is leased by an update that checks it is still free, so of two
+    /// nodes choosing the same one, one leases it and the other goes on without it.
+    func claimDeliveries(limit: Int, perOwner: Int, perEndpoint: Int, leaseMilliseconds lease: Int, node: String)
+        async throws -> [Delivery]
+    {
         let token = node + "/" + Self.randomHex(16)
         let dialect = database.dialect
         return try await database.transaction { sql in
             guard let now = try await sql.execute("SELECT \(dialect.now) AS now", []).first?.int("now") else {
                 throw ServiceDatabaseError(reason: "the database gave no time", code: nil)
             }
+            // Each key's first due deliveries, its endpoints taking turns; the keys in turn.
             let due = try await sql.execute(
                 """
-                SELECT d.event, d.endpoint, d.attempts FROM deliveries d
-                WHERE d.status = 'pending' AND d.next_attempt <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
-                AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.endpoint = d.endpoint AND e.subject = d.subject
-                    AND e.status = 'pending' AND e.seq < d.seq)
-                AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint AND w.disabled IS NULL)
-                ORDER BY d.seq LIMIT $2\(dialect.skipLocked)
-                """, [.int(now), .int(limit)])
+                SELECT event, endpoint, owner FROM (
+                    SELECT ranked.*, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY endpoint_rank, seq) AS owner_rank
+                    FROM (
+                        SELECT d.event, d.endpoint, d.seq, w.owner,
+                        ROW_NUMBER() OVER (PARTITION BY d.endpoint ORDER BY d.seq) AS endpoint_rank
+                        FROM deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint
+                        WHERE d.status = 'pending' AND d.next_attempt <= $1
+                        AND (d.lease_until IS NULL OR d.lease_until < $1) AND w.disabled IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.endpoint = d.endpoint
+                            AND e.subject = d.subject AND e.status = 'pending' AND e.seq < d.seq)
+                    ) ranked WHERE endpoint_rank <= $2
+                ) turns WHERE owner_rank <= $3 ORDER BY owner_rank, seq LIMIT $4
+                """, [.int(now), .int(perEndpoint), .int(perOwner), .int(limit * 4)])
+            // What is in flight now, on every node.
+            var owners: [String: Int] = [:]
+            var endpoints: [String: Int] = [:]
+            for row in try await sql.execute(
+                """
+                SELECT w.owner, d.endpoint, COUNT(*) AS n FROM deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint
+                WHERE d.status = 'pending' AND d.lease_until >= $1 GROUP BY w.owner, d.endpoint
+                """, [.int(now)])
+            {
+                guard let owner = row.text("owner"), let endpoint = row.text("endpoint") else { continue }
+                owners[owner, default: 0] += row.int("n") ?? 0
+                endpoints[endpoint, default: 0] += row.int("n") ?? 0
+            }
             var claimed: [Delivery] = []
-            for row in due {
-                guard let eventID = row.text("event"), let endpointID = row.text("endpoint") else { continue }
-                _ = try await sql.execute(
-                    """
-                    UPDATE deliveries SET lease_token = $3, lease_until = $4, attempts = attempts + 1
-                    WHERE event = $1 AND endpoint = $2
-                    """, [.text(eventID), .text(endpointID), .text(token), .int(now + lease)])
+            for row in due where claimed.count < limit {
+                guard let eventID = row.text("event"), let endpointID = row.text("endpoint"),
+                    let owner = row.text("owner"), owners[owner, default: 0] < perOwner,
+                    endpoints[endpointID, default: 0] < perEndpoint
+                else { continue }
                 guard
+                    let attempts = try await sql.execute(
+                        """
+                        UPDATE deliveries SET lease_token = $3, lease_until = $4, attempts = attempts + 1
+                        WHERE event = $1 AND endpoint = $2 AND status = 'pending'
+                        AND (lease_until IS NULL OR lease_until < $5) RETURNING attempts
+                        """, [.text(eventID), .text(endpointID), .text(token), .int(now + lease), .int(now)]
+                    ).first?.int("attempts"),
                     let event = try await sql.execute(
-                        "SELECT \(EventRecord.columns) FROM events WHERE id = $1",
-                        [.text(eventID)]
+                        "SELECT \(EventRecord.columns) FROM events WHERE id = $1", [.text(eventID)]
                     ).first.flatMap(Self.event(row:)),
                     let endpoint = try await sql.execute(
                         "SELECT \(WebhookEndpointRecord.columns) FROM webhook_endpoints WHERE id = $1",
                         [.text(endpointID)]
                     ).first.flatMap(WebhookEndpointRecord.init(row:))
                 else { continue }
-                claimed.append(
-                    Delivery(event: event, endpoint: endpoint, token: token, attempts: row.int("attempts") ?? 0))
+                owners[owner, default: 0] += 1
+                endpoints[endpointID, default: 0] += 1
+                claimed.append(Delivery(event: event, endpoint: endpoint, token: token, attempts: attempts - 1))
             }
             return claimed
         }

@@ -75,13 +75,19 @@ public struct OrderBook: Sendable {
     }
 
     /// Revokes key `id`: every node refuses its secret from the next request on (keys are
-    /// looked up on each request). Its photos, cards and runs stay.
+    /// looked up on each request), and its webhook endpoints are disabled. Its photos, cards
+    /// and runs stay.
     /// - Returns: false when there is no such key or it was revoked already.
     public func revokeKey(id: String) async throws -> Bool {
-        !(try await database.execute(
-            "UPDATE api_keys SET revoked = $2 WHERE id = $1 AND revoked IS NULL RETURNING id",
-            [.text(id), .int(ServiceClock.milliseconds())]
-        ).isEmpty)
+        let revoked =
+            !(try await database.execute(
+                "UPDATE api_keys SET revoked = $2 WHERE id = $1 AND revoked IS NULL RETURNING id",
+                [.text(id), .int(ServiceClock.milliseconds())]
+            ).isEmpty)
+        // Its webhook endpoints stop at once (an attempt in flight is cancelled by its sender),
+        // whatever happens to its cards afterwards.
+        if revoked { try await disableEndpoints(owner: id) }
+        return revoked
     }
 
     /// Gives key `id` a new secret, refusing the old one at once; the key keeps its id, so

@@ -15,12 +15,16 @@ struct WebhookEndpointRecord: Sendable, Equatable, Codable {
     var previousUntil: Int?
     /// Since when every delivery to it has failed (nil after one that succeeded).
     var failingSince: Int?
-    /// When it was disabled for failing too long (nil while it receives events).
+    /// When it was disabled, for failing too long or because its key was revoked (nil while it
+    /// receives events).
     var disabled: Int?
+    /// When it was last replayed (replays are rate-limited).
+    var replayed: Int?
     let created: Int
 
     static let columns =
-        "id, owner, url, types, description, secret, previous_secret, previous_until, failing_since, disabled, created"
+        "id, owner, url, types, description, secret, previous_secret, previous_until, failing_since, disabled, "
+        + "replayed, created"
 
     /// The types as the table keeps them: `*`, or `,a,b,` (so a type matches as `%,type,%`).
     static func column(_ types: [EventRecord.Kind]) -> String {
@@ -54,6 +58,7 @@ struct WebhookEndpointRecord: Sendable, Equatable, Codable {
         previousUntil = row.int("previous_until")
         failingSince = row.int("failing_since")
         disabled = row.int("disabled")
+        replayed = row.int("replayed")
     }
 
     /// The secrets that sign a message sent at `now`: the current one, and the previous one

@@ -14,34 +14,56 @@
 /// for a receiver on the same machine. Checked when the endpoint is made and again before
 /// each delivery (a name may resolve elsewhere later).
 ///
-/// The HTTP client resolves the name once more when it connects, so a name whose owner
-/// changes its answer between the two lookups (DNS rebinding, within its TTL) is not caught;
-/// closing that needs the client to connect to the address checked, which AsyncHTTPClient
-/// does not offer for HTTPS (the certificate names the host).
+/// The check gives the address it approved (`Pinned`), and the attempt connects to that
+/// address (`PinnedClients`), with the name for TLS (SNI, the certificate checked against it)
+/// and the `Host` header: a name that answers another address to a second lookup (DNS
+/// rebinding) is never looked up a second time.
 struct WebhookAddress: Sendable {
     /// Whether loopback receivers are allowed (`--allow-loopback-webhooks`).
     let allowLoopback: Bool
 
-    /// Why `url` cannot be an endpoint, or nil when it can, its name resolved now.
+    /// An endpoint's host and the address an attempt connects to.
+    struct Pinned: Sendable, Equatable {
+        /// The URL's host (without brackets).
+        let host: String
+        /// The address approved for it.
+        let address: Address
+    }
+
+    /// Why `url` cannot be an endpoint, or nil when it can, its name resolved now (blocking).
     func refusal(_ url: String) -> String? {
-        if let problem = Self.shape(url, allowLoopback: allowLoopback) { return problem }
+        do {
+            _ = try pinned(url)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// The address an attempt to `url` connects to: the first its host resolves to, once
+    /// every address it resolves to is allowed; or why it cannot be (blocking: a lookup).
+    /// - Throws: `WebhookRefusal` naming the cause.
+    func pinned(_ url: String) throws(WebhookRefusal) -> Pinned {
+        if let problem = Self.shape(url, allowLoopback: allowLoopback) { throw WebhookRefusal(reason: problem) }
         guard let components = URLComponents(string: url), let host = components.host else {
-            return "url must be an absolute https URL"
+            throw WebhookRefusal(reason: "url must be an absolute https URL")
         }
         let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let addresses = Self.resolve(name)
-        guard !addresses.isEmpty else { return "url's host \(name) does not resolve" }
+        guard let first = addresses.first else { throw WebhookRefusal(reason: "url's host \(name) does not resolve") }
         for address in addresses {
             if Self.isLoopback(address) {
-                if !allowLoopback { return "url resolves to a loopback address (\(address.text))" }
+                if !allowLoopback {
+                    throw WebhookRefusal(reason: "url resolves to a loopback address (\(address.text))")
+                }
             } else if Self.isForbidden(address) {
-                return "url resolves to a private or reserved address (\(address.text))"
+                throw WebhookRefusal(reason: "url resolves to a private or reserved address (\(address.text))")
             }
         }
         if components.scheme?.lowercased() == "http" && !addresses.allSatisfy(Self.isLoopback) {
-            return "url must be https (http only to a loopback receiver)"
+            throw WebhookRefusal(reason: "url must be https (http only to a loopback receiver)")
         }
-        return nil
+        return Pinned(host: name, address: first)
     }
 
     /// What the URL itself must be, before any lookup.
@@ -63,6 +85,17 @@ struct WebhookAddress: Sendable {
     /// An IPv4 or IPv6 address, in network order.
     struct Address: Sendable, Equatable {
         let bytes: [UInt8]
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        /// The address `text` writes (an IPv6 one with or without brackets), or nil.
+        init?(literal text: String) {
+            guard let bytes = AddressRange.parse(text) else { return nil }
+            self.bytes = bytes
+        }
+
         var text: String {
             if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
             return stride(from: 0, to: 16, by: 2).map { String(Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]), radix: 16) }

@@ -11,13 +11,20 @@ import ServiceLifecycle
     import Foundation
 #endif
 
-/// This node's sender of webhooks: it claims the deliveries due in the outbox (the database's
-/// `deliveries`, written with their events), a batch at a time under a lease, sends each as a
-/// Standard Webhooks message, and records the answer: delivered, tried again on the retry
-/// schedule, or given up; an endpoint failing for too long is disabled. Every node runs one;
-/// the leases keep one delivery of an event in flight at a time, and a card's events reach an
-/// endpoint in order. At least once: a node killed after sending but before recording sends
-/// that delivery again once its lease runs out.
+/// This node's sender of webhooks: a pool of `senders` that each take the next due delivery
+/// in the outbox (the database's `deliveries`, written with their events) under a lease, send
+/// it as a Standard Webhooks message, and record the answer: delivered, tried again on the
+/// retry schedule, or given up; an endpoint failing for too long is disabled. Every node runs
+/// one; the leases keep one delivery of an event in flight at a time, and a card's events
+/// reach an endpoint in order. At least once: a node killed after sending but before
+/// recording sends that delivery again once its lease runs out.
+///
+/// Fair between keys: deliveries are claimed with the keys taking turns, and one key's
+/// endpoints never hold more than `perOwner` senders (`OrderBook.claimDeliveries`); a sender
+/// that finishes takes the next delivery at once, so a slow endpoint holds its own sender
+/// only. Each host is looked up on threads of its own, within `lookupTimeout`, and the attempt
+/// connects to the address that was checked (`PinnedClients`); an attempt to an endpoint
+/// deleted or disabled meanwhile (on any node) is cancelled.
 public struct WebhookDispatcher: Service {
     let service: PostcardService
     /// The message body of an event (`{"type", "timestamp", "data"}`), or nil for one that
@@ -31,11 +38,10 @@ public struct WebhookDispatcher: Service {
 
     public func run() async throws {
         let settings = service.configuration.webhooks
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .init(settings.timeout), read: .init(settings.timeout)))
-        configuration.httpVersion = .http1Only
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let clients = PinnedClients(timeout: settings.timeout, connectionsPerHost: settings.senders)
+        // One key's attempts hold at most `perOwner` lookups; the rest serve the others.
+        let lookups = NIOThreadPool(numberOfThreads: settings.perOwner + 8)
+        lookups.start()
         do {
             let node = service.configuration.nodeName
             let freed = try await service.book.recoverDeliveries(node: node)
@@ -44,10 +50,14 @@ public struct WebhookDispatcher: Service {
             service.logger.warning(
                 "webhooks: this node's unfinished deliveries cannot be asked for (\(error)); their leases will run out")
         }
+        let senders = Senders(
+            dispatcher: self, settings: settings, clients: clients, lookups: lookups,
+            address: WebhookAddress(allowLoopback: settings.allowLoopback))
         await cancelWhenGracefulShutdown {
-            await sendLoop(client: client, settings: settings)
+            await senders.run()
         }
-        try? await client.shutdown()
+        await clients.shutdown()
+        try? await lookups.shutdownGracefully()
     }
 
     /// What one attempt came to.
@@ -56,124 +66,166 @@ public struct WebhookDispatcher: Service {
         case failed(String)
         /// Cut short by this node stopping: not an attempt of the endpoint's.
         case interrupted
+        /// Cut short because its endpoint was deleted or disabled meanwhile.
+        case abandoned
     }
 
-    private func sendLoop(client: HTTPClient, settings: WebhookSettings) async {
-        let address = WebhookAddress(allowLoopback: settings.allowLoopback)
-        while !Task.isCancelled {
-            do {
-                let claimed = try await service.book.claimDeliveries(
-                    limit: settings.batch, leaseMilliseconds: settings.lease.milliseconds,
-                    node: service.configuration.nodeName)
-                if !claimed.isEmpty {
-                    // Each endpoint's name looked up once a batch (it may point elsewhere now),
-                    // then every delivery sent at once, each bounded by the attempt's timeout.
-                    var refusals: [String: String?] = [:]
-                    for url in Set(claimed.map(\.endpoint.url)) {
-                        switch await Self.bounded(
-                            settings.timeout,
-                            {
-                                try await NIOThreadPool.singleton.runIfActive { address.refusal(url) }
-                            })
-                        {
-                        case .success(let refusal): refusals[url] = .some(refusal)
-                        case .failure(let error): refusals[url] = "url cannot be checked now (\(error))"
-                        case nil: refusals[url] = "url's host could not be looked up within \(settings.timeout)"
+    /// The pool of senders and what they share.
+    private struct Senders: Sendable {
+        let dispatcher: WebhookDispatcher
+        let settings: WebhookSettings
+        let clients: PinnedClients
+        let lookups: NIOThreadPool
+        let address: WebhookAddress
+        let inFlight = AttemptsInFlight()
+        let wakeup = Wakeup()
+
+        var service: PostcardService { dispatcher.service }
+
+        /// Claims while senders are free, each delivery sent by a task of its own; waits for a
+        /// sender to finish or for the idle poll.
+        func run() async {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await watchEndpoints() }
+                while !Task.isCancelled {
+                    let free = settings.senders - inFlight.count
+                    var claimed: [OrderBook.Delivery] = []
+                    if free > 0 {
+                        do {
+                            claimed = try await service.book.claimDeliveries(
+                                limit: free, perOwner: settings.perOwner, perEndpoint: settings.perEndpoint,
+                                leaseMilliseconds: settings.lease.milliseconds, node: service.configuration.nodeName)
+                        } catch {
+                            service.logger.warning("webhooks: the database cannot be asked for deliveries (\(error))")
                         }
                     }
-                    let outcomes = await withTaskGroup(of: (OrderBook.Delivery, Outcome).self) { group in
-                        for delivery in claimed {
-                            let refusal = refusals[delivery.endpoint.url] ?? nil
-                            group.addTask {
-                                if let refusal { return (delivery, .failed(refusal)) }
-                                return (delivery, await send(delivery, client: client, settings: settings))
+                    for delivery in claimed {
+                        let key = delivery.event.id + " " + delivery.endpoint.id
+                        let attempt = Task { await send(delivery) }
+                        inFlight.add(key, endpoint: delivery.endpoint.id) { attempt.cancel() }
+                        group.addTask {
+                            let outcome = await withTaskCancellationHandler {
+                                await attempt.value
+                            } onCancel: {
+                                attempt.cancel()
                             }
+                            let abandoned = inFlight.remove(key)
+                            await record(delivery, outcome: abandoned ? .abandoned : outcome)
+                            wakeup.signal()
                         }
-                        var outcomes: [(OrderBook.Delivery, Outcome)] = []
-                        for await outcome in group { outcomes.append(outcome) }
-                        return outcomes
                     }
-                    try await record(outcomes, settings: settings)
-                    continue
+                    // Claimed as many as were free: wait for a sender; found nothing: the idle poll.
+                    if claimed.isEmpty || claimed.count == free { await wakeup.wait(upTo: settings.idlePoll) }
+                }
+            }
+        }
+
+        /// Every `cancelPoll`, cancels the attempts whose endpoint was deleted or disabled.
+        private func watchEndpoints() async {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: settings.cancelPoll)
+                let asked = inFlight.endpoints
+                guard !asked.isEmpty, let enabled = try? await service.book.enabledEndpoints(asked) else { continue }
+                let cancelled = inFlight.abandon(asked: asked, enabled: enabled)
+                if cancelled > 0 {
+                    service.logger.notice(
+                        "webhooks: \(cancelled) attempts cancelled, their endpoints deleted or disabled")
+                }
+            }
+        }
+
+        /// Records one outcome: delivered, failed (tried again later, or given up), or given
+        /// back uncounted (this node stopping, or its endpoint gone).
+        private func record(_ delivery: OrderBook.Delivery, outcome: Outcome) async {
+            do {
+                switch outcome {
+                case .delivered:
+                    try await service.book.delivered([delivery])
+                    service.metrics.webhook("delivered")
+                case .interrupted, .abandoned:
+                    try await service.book.release(delivery)
+                case .failed(let error):
+                    let attempt = delivery.attempts + 1
+                    let retry = attempt <= settings.retries.count ? settings.retries[attempt - 1].milliseconds : nil
+                    service.metrics.webhook(retry == nil ? "given_up" : "retried")
+                    let next = retry.map { "again in \($0 / 1000) s" } ?? "given up"
+                    service.logger.notice(
+                        "webhook \(delivery.event.id) to \(delivery.endpoint.id): attempt \(attempt) failed: \(error); \(next)"
+                    )
+                    if let disabled = try await service.book.failed(
+                        delivery, error: error, retryAfter: retry, disableAfter: settings.disableAfter.milliseconds)
+                    {
+                        service.logger.warning(
+                            "webhook endpoint \(disabled.id): disabled, every delivery failed for longer than allowed")
+                    }
                 }
             } catch {
-                service.logger.warning("webhooks: the database cannot be asked for deliveries (\(error))")
-            }
-            try? await Task.sleep(for: settings.idlePoll)
-        }
-    }
-
-    /// Records each outcome: delivered, failed (tried again later, or given up), or given back
-    /// uncounted when this node is stopping.
-    private func record(_ outcomes: [(OrderBook.Delivery, Outcome)], settings: WebhookSettings) async throws {
-        let delivered = outcomes.compactMap { if case .delivered = $0.1 { $0.0 } else { nil } }
-        try await service.book.delivered(delivered)
-        service.metrics.webhook("delivered", count: delivered.count)
-        for (delivery, outcome) in outcomes {
-            switch outcome {
-            case .delivered:
-                continue
-            case .interrupted:
-                try await service.book.release(delivery)
-            case .failed(let error):
-                let attempt = delivery.attempts + 1
-                let retry = attempt <= settings.retries.count ? settings.retries[attempt - 1].milliseconds : nil
-                service.metrics.webhook(retry == nil ? "given_up" : "retried")
-                let next = retry.map { "again in \($0 / 1000) s" } ?? "given up"
-                service.logger.notice(
-                    "webhook \(delivery.event.id) to \(delivery.endpoint.id): attempt \(attempt) failed: \(error); \(next)"
+                service.logger.warning(
+                    "webhook \(delivery.event.id) to \(delivery.endpoint.id): its outcome cannot be recorded (\(error)); its lease will run out"
                 )
-                if let disabled = try await service.book.failed(
-                    delivery, error: error, retryAfter: retry, disableAfter: settings.disableAfter.milliseconds)
-                {
-                    service.logger.warning(
-                        "webhook endpoint \(disabled.id): disabled, every delivery failed for longer than allowed")
+            }
+        }
+
+        /// Sends one delivery: its host looked up (within `lookupTimeout`, on the lookup
+        /// threads), then the attempt to the address checked, the whole of it (connecting, the
+        /// answer's head and the part of its body read) within `timeout`.
+        private func send(_ delivery: OrderBook.Delivery) async -> Outcome {
+            guard let body = dispatcher.body(delivery.event) else {
+                return .failed("the event \(delivery.event.id) cannot be shown")
+            }
+            let url = delivery.endpoint.url
+            let pinned: WebhookAddress.Pinned
+            switch await WebhookDispatcher.bounded(
+                settings.lookupTimeout, { try await lookups.runIfActive { [address] in try address.pinned(url) } })
+            {
+            case .success(let checked): pinned = checked
+            case .failure(let error as WebhookRefusal): return Task.isCancelled ? .interrupted : .failed(error.reason)
+            case .failure(let error):
+                return Task.isCancelled ? .interrupted : .failed("url cannot be checked now (\(error))")
+            case nil:
+                return Task.isCancelled
+                    ? .interrupted : .failed("url's host could not be looked up within \(settings.lookupTimeout)")
+            }
+            let timestamp = ServiceClock.milliseconds() / 1000
+            var prepared = HTTPClientRequest(url: url)
+            prepared.method = .POST
+            prepared.headers.add(name: "Content-Type", value: "application/json")
+            prepared.headers.add(name: "User-Agent", value: "cardrender-webhooks")
+            prepared.headers.add(name: "webhook-id", value: delivery.event.id)
+            prepared.headers.add(name: "webhook-timestamp", value: String(timestamp))
+            prepared.headers.add(
+                name: "webhook-signature",
+                value: WebhookSignature.header(
+                    id: delivery.event.id, timestamp: timestamp, body: body,
+                    secrets: delivery.endpoint.signingSecrets(at: timestamp * 1000)))
+            prepared.body = .bytes(ByteBuffer(bytes: body))
+            let (limit, timeout) = (settings.maxResponseBytes, settings.timeout)
+            let request = prepared
+            let answer = await WebhookDispatcher.bounded(timeout) { () async throws -> Outcome in
+                try await clients.with(pinned) { client in
+                    let response = try await client.execute(request, timeout: .init(timeout))
+                    // The answer's body is read up to a bound, and no further.
+                    var read = 0
+                    var start = ""
+                    for try await chunk in response.body {
+                        if start.count < 200 { start += String(buffer: chunk).prefix(200 - start.count) }
+                        read += chunk.readableBytes
+                        if read >= limit { break }
+                    }
+                    guard (200..<300).contains(response.status.code) else {
+                        // The receiver's words, escaped: they go into a log line and the table.
+                        return .failed(
+                            "answered \(response.status.code)" + (start.isEmpty ? "" : ": \(LogText.escaped(start))"))
+                    }
+                    return .delivered
                 }
             }
-        }
-    }
-
-    /// Sends one delivery, the whole attempt (connecting, the answer's head and the part of its
-    /// body read) bounded by the timeout.
-    private func send(_ delivery: OrderBook.Delivery, client: HTTPClient, settings: WebhookSettings) async
-        -> Outcome
-    {
-        guard let body = body(delivery.event) else { return .failed("the event \(delivery.event.id) cannot be shown") }
-        let timestamp = ServiceClock.milliseconds() / 1000
-        var prepared = HTTPClientRequest(url: delivery.endpoint.url)
-        prepared.method = .POST
-        prepared.headers.add(name: "Content-Type", value: "application/json")
-        prepared.headers.add(name: "User-Agent", value: "cardrender-webhooks")
-        prepared.headers.add(name: "webhook-id", value: delivery.event.id)
-        prepared.headers.add(name: "webhook-timestamp", value: String(timestamp))
-        prepared.headers.add(
-            name: "webhook-signature",
-            value: WebhookSignature.header(
-                id: delivery.event.id, timestamp: timestamp, body: body,
-                secrets: delivery.endpoint.signingSecrets(at: timestamp * 1000)))
-        prepared.body = .bytes(ByteBuffer(bytes: body))
-        let limit = settings.maxResponseBytes
-        let request = prepared
-        let answer = await Self.bounded(settings.timeout) { () async throws -> Outcome in
-            let response = try await client.execute(request, timeout: .init(settings.timeout))
-            // The answer's body is read up to a bound, and no further.
-            var read = 0
-            var start = ""
-            for try await chunk in response.body {
-                if start.count < 200 { start += String(buffer: chunk).prefix(200 - start.count) }
-                read += chunk.readableBytes
-                if read >= limit { break }
+            if Task.isCancelled { return .interrupted }
+            switch answer {
+            case .success(let outcome): return outcome
+            case .failure(let error): return .failed(LogText.escaped("\(error)"))
+            case nil: return .failed("no answer within \(timeout)")
             }
-            guard (200..<300).contains(response.status.code) else {
-                return .failed("answered \(response.status.code)" + (start.isEmpty ? "" : ": \(start)"))
-            }
-            return .delivered
-        }
-        if Task.isCancelled { return .interrupted }
-        switch answer {
-        case .success(let outcome): return outcome
-        case .failure(let error): return .failed("\(error)")
-        case nil: return .failed("no answer within \(settings.timeout)")
         }
     }
 
