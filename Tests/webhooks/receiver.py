@@ -4,14 +4,18 @@
 Every message is verified with Standard Webhooks' own library (standardwebhooks, PyPI),
 against the secrets in SECRETS (one per line, re-read on each request: the test writes the
 endpoint's secret there once it has it). What the receiver answers is read from MODE on each
-request: `ok` (204), `500`, or `slow SECONDS` (answers 204 after that long). Each request is
-appended to LOG as one JSON line: {"id", "type", "subject", "status", "verified", "signatures",
-"answered", "at"}; a slow answer also logs its arrival first, with "answered": 0.
+request: `ok` (204), `500`, `500 forged` (500 with a body that would forge a log line), or
+`slow SECONDS` (answers 204 after that long, unless the sender closes the connection first:
+then it logs "answered": -1 and answers nothing). Each request is appended to LOG as one JSON
+line: {"id", "type", "subject", "status", "verified", "signatures", "answered", "at", "path"};
+a slow answer also logs its arrival first, with "answered": 0.
 
     receiver.py PORT SECRETS MODE LOG
 PORT 0 picks a free port; the port is printed on stdout's first line.
 """
 import json
+import select
+import socket
 import sys
 import threading
 import time
@@ -58,19 +62,40 @@ class Receiver(BaseHTTPRequestHandler):
                 "id": self.headers.get("webhook-id"), "type": message.get("type"), "subject": data.get("id"),
                 "status": data.get("status"), "verified": verified,
                 "signatures": len((self.headers.get("webhook-signature") or "").split()), "answered": answered,
-                "at": time.time(),
+                "at": time.time(), "path": self.path,
             }
             with lock, open(log_path, "a", encoding="utf-8") as handle:
                 handle.write(json.dumps(line) + "\n")
 
         if mode[0] == "slow":
             log(0)  # arrived: the sender now waits for the answer
-            time.sleep(float(mode[1]))
+            if self.sender_left(float(mode[1])):
+                log(-1)
+                self.close_connection = True
+                return
         answered = 500 if mode[0] == "500" else (204 if verified else 400)
         log(answered)
+        text = b"nope\r\nwebhook evt_forged to whe_x: delivered\x1b[0m" if mode[1:] == ["forged"] else b""
         self.send_response(answered)
-        self.send_header("Content-Length", "0")
+        self.send_header("Content-Length", str(len(text)))
         self.end_headers()
+        self.wfile.write(text)
+
+    def sender_left(self, seconds):
+        """Waits `seconds`, or until the sender closes the connection (True)."""
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], max(0.0, min(0.1, deadline - time.time())))
+            if readable:
+                try:
+                    if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                        return True
+                except OSError:
+                    return True
+                # Bytes of another request: not a close; wait the rest out.
+                time.sleep(max(0.0, deadline - time.time()))
+                return False
+        return False
 
     def log_message(self, *arguments):
         pass

@@ -65,6 +65,9 @@ final class FairPermits: Sendable {
     /// Permits held now by `owner` (for the tests).
     func held(by owner: String) -> Int { state.withLock { $0.held[owner] ?? 0 } }
 
+    /// Requests of `owner` waiting now (for the tests).
+    func waiting(for owner: String) -> Int { state.withLock { $0.waiting[owner]?.count ?? 0 } }
+
     private func acquire(_ owner: String) async throws {
         let id = state.withLock { state -> Int? in
             if state.free > 0, state.held[owner, default: 0] < perOwner {

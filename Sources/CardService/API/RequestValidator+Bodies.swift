@@ -62,8 +62,11 @@ extension RequestValidator {
                 errors.append(.init(field: path, detail: "has \(items.count) items; \(Int(least)) at least"))
             }
             if schema["uniqueItems"] == .bool(true) {
+                // Each value given more than once is named once, at its first repeat.
                 var seen = Set<JSONValue>()
+                var named = Set<JSONValue>()
                 for (index, element) in items.enumerated() where !seen.insert(element).inserted {
+                    guard named.insert(element).inserted else { continue }
                     errors.append(
                         .init(
                             field: "\(path)[\(index)]",

@@ -146,8 +146,11 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             metrics.authFailed()
             let address = ClientAddress.key(
                 peer: peer, forwardedFor: request.headers[values: .xForwardedFor], trusted: limits.trustedProxies)
+            // The burst's failures are answered 401; past it, 429 (each one charged all the
+            // same, into a debt that is capped).
+            let over = failures.wait(address) != nil
             failures.charge(address)
-            guard let wait = failures.wait(address) else { throw problem }
+            guard over, let wait = failures.wait(address) else { throw problem }
             metrics.authThrottled()
             var throttled = Problem(
                 .tooManyRequests,
