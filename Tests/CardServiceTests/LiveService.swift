@@ -123,6 +123,7 @@ struct LiveService: Sendable {
         maxPhotoBytes: Int = DecodePolicy.default.maxFileBytes, bodyTimeout: Duration = .seconds(30),
         failedAuthentications: (burst: Double, perSecond: Double) = (20, 0.5),
         webhooks: WebhookSettings = WebhookSettings(), limits base: APILimits = APILimits(),
+        scanBudget: (burst: Double, perSecond: Double) = (30, 0.5),
         lingering: ShellConfiguration.Lingering = .init(),
         _ body: @Sendable (LiveService) async throws -> T
     ) async throws -> T {
@@ -136,6 +137,7 @@ struct LiveService: Sendable {
             catalogue: try FrameCatalogue(directory: Fixtures.root.path + "/frames"), presses: try presses(),
             previewThreads: 2, renderThreads: 1, lease: lease)
         configuration.webhooks = webhooks
+        configuration.scanBudget = scanBudget
         var limits = base
         limits.requestsPerSecond = requestsPerSecond
         limits.bodyTimeout = bodyTimeout

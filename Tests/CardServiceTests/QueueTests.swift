@@ -118,11 +118,11 @@ import Testing
     }
 
     /// Queues `count` cards for `owner`, a millisecond apart (their order is the queue's).
-    static func queue(_ book: OrderBook, owner: String, count: Int) async throws -> [String] {
+    static func queue(_ book: OrderBook, owner: String, count: Int, prefix: String = "card") async throws -> [String] {
         let now = ServiceClock.milliseconds()
         let cards = (0..<count).map { index in
             CardRecord(
-                id: "card_\(index)", owner: owner, photo: String(repeating: "0", count: 64), spec: "{}",
+                id: "\(prefix)_\(owner)_\(index)", owner: owner, photo: String(repeating: "0", count: 64), spec: "{}",
                 press: "rgb-jpeg", recipient: nil, status: .queued, created: now + index)
         }
         _ = try await book.place(owner: owner, idempotencyKey: nil, bodyDigest: "", cards: cards, answer: "")

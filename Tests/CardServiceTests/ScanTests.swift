@@ -174,6 +174,48 @@ import VipsKit
 }
 
 extension ScanTests {
+    @Test("a back in a large PNG (no shrink-on-load) is read from one decode; a key's scans past their budget are 429")
+    func largePNGAndBudget() async throws {
+        let secret = (0..<32).map { UInt8($0) }
+        let id = OrderBook.newID("card")
+        let directory = try Fixtures.scratchDirectory("scan-png")
+        // The back at 300 dpi in the middle of a 5,400 x 3,600 picture (19 MP), as PNG.
+        let large = try await Tools.onWorkerThread {
+            let back = try VersoRenderer(code: try DataMatrix(bytes: CardCode(secret: secret).bytes(card: id) ?? []))
+                .render(
+                    message: CardMessage(text: "Hello"), recipient: nil, recipientIndex: 0, format: CardFormat(),
+                    specFile: "scan")
+            let page = try back.embedded(x: 1800, y: 1200, width: 5400, height: 3600, background: [250, 250, 250])
+            let path = directory + "/large.png"
+            try page.encoded(EncodeOptions(format: .png)).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        try await Self.withBook("scan-png-book") { book in
+            let scans = CardScans(book: book, policy: .default)
+            let reading = try await Tools.onWorkerThread {
+                try scans.read(ImageData(contentsOfFile: large, maxBytes: 50 << 20), secret: secret)
+            }
+            #expect(reading == .card(id))
+        }
+        guard Self.corpusPhoto else { return }
+        // One second of a worker at once, and none back within the test: the second scan is
+        // refused, another key's is not.
+        try await LiveService.with(.sqlite, scanBudget: (1, 1.0 / 3600)) { live in
+            let key = try await live.service.book.createKey(name: "scanner").secret
+            let other = try await live.service.book.createKey(name: "other").secret
+            let photo = try Data(contentsOf: URL(fileURLWithPath: ServiceAPITests.photo))
+            let first = try await live.send(.POST, "/v1/scans", key: key, body: photo, contentType: "image/jpeg")
+            #expect(first.status == 422 && first.text.contains("No card's code"), "\(first.text)")
+            let second = try await live.send(.POST, "/v1/scans", key: key, body: photo, contentType: "image/jpeg")
+            #expect(second.status == 429 && second.header("Retry-After") != nil, "\(second.text)")
+            #expect(second.text.contains("scans have used their share"), "\(second.text)")
+            let theirs = try await live.send(.POST, "/v1/scans", key: other, body: photo, contentType: "image/jpeg")
+            #expect(theirs.status == 422, "\(theirs.text)")
+            let metrics = try await live.send(.GET, "/metrics", key: nil).text
+            #expect(metrics.contains("cardrender_scans_throttled_total 1"), "\(metrics)")
+        }
+    }
+
     /// Page 2 (the back) of a card's press PDF as Ghostscript prints it at `dpi`: a scan of the
     /// printed card.
     static func printedBack(_ pdf: Data, dpi: Int, into directory: String, name: String) async throws -> String {

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import CardService
+
 /// `cardrender serve --data` and `cardrender keys` as an operator runs them, as processes:
 /// keys listed, revoked and rotated while the service runs, the log's lines for each card's
 /// transitions and never a key from a query string, the service's metrics, and a service
@@ -169,5 +171,105 @@ struct ServeOperationsTests {
             #expect(run.status == 64, "\(variable): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains(words), "\(variable): \(run.stderr)")
         }
+    }
+
+    /// The peak resident memory of process `pid` so far, in bytes (`VmHWM`).
+    static func peakMemory(_ pid: pid_t) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+    }
+
+    @Test("a 100 MP PNG (no shrink-on-load) uploaded and previewed: the server's peak stays within 300 MiB")
+    func largePNGPreviewMemory() async throws {
+        let scratch = try Fixtures.scratchDirectory("serve-large-png")
+        let png = scratch + "/large.png"
+        // 12,000 x 10,000 (120 MP, the most the default policy takes), a gradient.
+        let made = try Tools.run("/usr/bin/vips", ["xyz", scratch + "/xyz.v", "12000", "10000"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let cast = try Tools.run(
+            "/usr/bin/vips", ["cast", scratch + "/xyz.v", png + "[compression=1]", "uchar", "--shift"])
+        try #require(cast.status == 0, "\(cast.stderr)")
+        try? FileManager.default.removeItem(atPath: scratch + "/xyz.v")
+        let created = try Self.keys(["create", "app"], data: scratch + "/data")
+        let key = created.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let serve = try await Serve.start(data: scratch + "/data", scratch: scratch)
+        defer { serve.process.kill() }
+        let auth = ["-H", "Authorization: Bearer \(key)"]
+        let upload = try Self.curl(
+            auth + ["-H", "Content-Type: image/png", "--data-binary", "@" + png, serve.base + "/v1/photos"])
+        #expect(upload.status == 201, "\(upload.body)")
+        let digest = String(try Tools.run("/usr/bin/sha256sum", [png]).stdoutText.prefix(64))
+        for spec in [
+            #"{"version": 1, "photo": "\#(digest)", "frame": "travel/airmail"}"#,
+            #"{"version": 1, "photo": "\#(digest)", "transform": {"scale": 1.4, "rotation": 12, "offset": {"x": 0.1, "y": 0}}}"#,
+        ] {
+            let preview = try Self.curl(
+                auth + [
+                    "-o", scratch + "/preview.jpg", "-H", "Content-Type: application/json", "--data-binary", spec,
+                    serve.base + "/v1/previews",
+                ])
+            #expect(preview.status == 200, "\(preview.body)")
+        }
+        let peak = try #require(Self.peakMemory(serve.process.pid))
+        #expect(peak <= 300 << 20, "peak \(peak >> 20) MiB")
+    }
+
+    @Test("a single node started again takes back at once the cards it left rendering, under whatever name it had")
+    func restartedNodeTakesItsCardsBack() async throws {
+        let scratch = try Fixtures.scratchDirectory("serve-restart")
+        let data = scratch + "/data"
+        let created = try Self.keys(["create", "app"], data: data)
+        let key = created.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let first = try await Serve.start(data: data, scratch: scratch, log: scratch + "/first.log")
+        let upload = try Self.curl(
+            [
+                "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: image/jpeg", "--data-binary",
+                "@" + ServiceAPITests.photo, first.base + "/v1/photos",
+            ])
+        #expect(upload.status == 201, "\(upload.body)")
+        // One card rendered by the first run: its log names the node.
+        let digest = String(try Tools.run("/usr/bin/sha256sum", [ServiceAPITests.photo]).stdoutText.prefix(64))
+        let order = try Self.curl(
+            [
+                "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json", "--data-binary",
+                #"{"spec": {"version": 1, "photo": "\#(digest)"}}"#, first.base + "/v1/cards",
+            ])
+        #expect(order.status == 202, "\(order.body)")
+        #expect(await Poll.until(seconds: 120) { first.logText.contains(": ready (print quality") })
+        first.process.send(SIGTERM)
+        #expect(first.process.wait(upTo: 60) != nil)
+        // A card left rendering by a node that died holding a 10-minute lease, under the name an
+        // older release gave (host and process id).
+        let database = try await SQLiteServiceDatabase(path: data + "/service.sqlite")
+        let book = OrderBook(database: database)
+        let left = OrderBook.newID("card")
+        do {
+            let owner = try #require(try await book.keys().first?.id)
+            let card = CardRecord(
+                id: left, owner: owner, photo: digest, spec: #"{"version": 1, "photo": "\#(digest)"}"#,
+                press: "rgb-jpeg", recipient: nil, status: .queued, created: ServiceClock.milliseconds())
+            _ = try await book.place(owner: owner, idempotencyKey: nil, bodyDigest: "", cards: [card], answer: "")
+            let claim = try await book.claim(leaseMilliseconds: 600_000, node: "oldhost:4242")
+            #expect(claim.claim?.card.id == left)
+            await database.close()
+        } catch {
+            await database.close()
+            throw error
+        }
+        let second = try await Serve.start(data: data, scratch: scratch, log: scratch + "/second.log")
+        defer { second.process.kill() }
+        let ready = await Poll.until(seconds: 120) {
+            (try? Self.curl(["-H", "Authorization: Bearer \(key)", second.base + "/v1/cards/\(left)"]))?.body
+                .contains(#""status" : "ready""#) == true
+        }
+        #expect(ready, "the card waited for the dead node's lease: \(second.logText.suffix(2000))")
+        // The node's default name is the host and its data directory: the same after a restart.
+        let host = ProcessInfo.processInfo.hostName
+        #expect(second.logText.contains("card \(left): put back in the queue: node \(host):"), "\(second.logText)")
+        let names = [first.logText, second.logText].map { text in
+            text.components(separatedBy: "node \(host):").dropFirst().first.map { String($0.prefix(8)) }
+        }
+        #expect(names[0] != nil && names[0] == names[1], "\(names)")
     }
 }

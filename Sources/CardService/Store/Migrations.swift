@@ -169,9 +169,10 @@ enum Migrations {
     /// Stands in a statement for the database's own auto-numbered key column.
     static let serialKey = "{{serial key}}"
 
-    /// Applies every step not yet applied.
+    /// Applies every step not yet applied, up to version `last` (the tests stop before the
+    /// newest to check what it does to older rows).
     /// - Returns: the versions applied now.
-    static func apply(to database: any ServiceDatabase) async throws -> [Int] {
+    static func apply(to database: any ServiceDatabase, through last: Int = .max) async throws -> [Int] {
         try await database.transaction { sql in
             if database.dialect == .postgres {
                 // One node migrates; the others wait here, then find nothing left to do.
@@ -183,7 +184,7 @@ enum Migrations {
             let done = Set(
                 try await sql.execute("SELECT version FROM schema_migrations", []).compactMap { $0.int("version") })
             var applied: [Int] = []
-            for step in steps where !done.contains(step.version) {
+            for step in steps where !done.contains(step.version) && step.version <= last {
                 for statement in step.statements {
                     _ = try await sql.execute(
                         statement.text(database.dialect).replacing(serialKey, with: database.dialect.serialKey), [])
