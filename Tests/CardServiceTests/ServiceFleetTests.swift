@@ -88,7 +88,7 @@ struct ServiceFleetTests {
             let (executable, arguments) = host.command([
                 Tools.cardrender, "serve", "--host", host.address, "--port", "8080", "--data", directory + "/data",
                 "--database", database, "--store", "s3://service/orders", "--lease-seconds", "15", "--workers", "1",
-                "--node-name", "node-\(index)",
+                "--node-name", "node-\(index)", "--trusted-proxy", "10.77.0.0/16",
             ])
             var environment = store.environment
             environment["XDG_CACHE_HOME"] = directory + "/xdg"
@@ -130,6 +130,15 @@ struct ServiceFleetTests {
         #expect(previews.allSatisfy { $0.status == 200 })
         #expect(previews[0].body == previews[1].body)
         #expect(previews[0].body.prefix(2) == Data([0xFF, 0xD8]))
+
+        // Wrong keys through the edge: nginx answers 429 past its burst of 401s (and says so in
+        // its log); a valid key from the same address is still served.
+        var refusals: [Int] = []
+        for attempt in 0..<30 { refusals.append(try await Self.send(edge + "/v1/cards", key: "crk_bad\(attempt)").status) }
+        #expect(refusals.prefix(20).allSatisfy { $0 == 401 } && refusals.suffix(5).allSatisfy { $0 == 429 }, "\(refusals)")
+        let limited = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
+        #expect(limited.contains("limiting requests"), "\(limited.suffix(2000))")
+        #expect(try await Self.send(edge + "/v1/cards", key: key).status == 200)
 
         // Twelve press cards; node 0 is killed while it renders one of them.
         let order = #"{"spec": \#(ServiceAPITests.spec(photo: photo, recipients: 12)), "press": "eu-a6-fogra39"}"#
