@@ -271,7 +271,11 @@ struct APIConventionTests {
         // The default pause allowed is shorter than the idle timeout that closes a silent
         // connection without an answer.
         #expect(APILimits.defaultBodyTimeout < ShellConfiguration().idleTimeout)
-        try await LiveService.with(.sqlite, bodyTimeout: .seconds(4)) { live in
+        // A rate of a byte a second at least: the slow body below is read (a body too slow is
+        // HostileClientTests' case).
+        var limits = APILimits()
+        limits.bodyMinRate = 1
+        try await LiveService.with(.sqlite, bodyTimeout: .seconds(4), limits: limits) { live in
             let key = try await live.service.book.createKey(name: "app").secret
             let malformed = try RawConnection(port: live.port)
             malformed.send(

@@ -1406,7 +1406,7 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              }
             },
-            "summary": "This key's events, oldest first, a page at a time (poll with the last page's next cursor)."
+            "summary": "This key's events, oldest first, a page at a time (poll with the last page's next cursor, the key's own count of its events). Events are kept 30 days by default.\n"
            }
           },
           "/v1/frames": {
@@ -1572,7 +1572,7 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              }
             },
-            "summary": "Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.\n"
+            "summary": "Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part (at most 8 parts, each with at most 8 KiB and 32 fields of headers); the format is read from the bytes, and the photo is decoded whole before it is accepted. Uploads take turns between keys: 503 with Retry-After when no upload slot comes free in time.\n"
            }
           },
           "/v1/photos/{id}": {
@@ -2043,7 +2043,7 @@ enum OpenAPIDocument {
               "$ref": "#/components/responses/Problem"
              }
             },
-            "summary": "Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once."
+            "summary": "Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once. The URL must be written as RFC 3986 allows, and is kept normalised; a key has at most 16 endpoints (409).\n"
            }
           },
           "/v1/webhook-endpoints/{id}": {
@@ -2123,13 +2123,13 @@ enum OpenAPIDocument {
                 }
                }
               },
-              "description": "How many events are to be sent."
+              "description": "How many events are sent again."
              },
              "default": {
               "$ref": "#/components/responses/Problem"
              }
             },
-            "summary": "Send this key's events since a time to the endpoint again (enabling it again if it was disabled)."
+            "summary": "Send this key's events since a time to the endpoint again (enabling it again if it was disabled): those delivered or given up; a pending one keeps its wait. Once a minute per endpoint (429 sooner).\n"
            }
           },
           "/v1/webhook-endpoints/{id}/secret": {

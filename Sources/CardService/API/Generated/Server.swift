@@ -304,7 +304,7 @@ extension APIProtocol {
 }
 
 fileprivate extension UniversalServer where APIHandler: APIProtocol {
-    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part (at most 8 parts, each with at most 8 KiB and 32 fields of headers); the format is read from the bytes, and the photo is decoded whole before it is accepted. Uploads take turns between keys: 503 with Retry-After when no upload slot comes free in time.
     ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
@@ -1739,7 +1739,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
+    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor, the key's own count of its events). Events are kept 30 days by default.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
@@ -1891,7 +1892,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once.
+    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once. The URL must be written as RFC 3986 allows, and is kept normalised; a key has at most 16 endpoints (409).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/post(createWebhookEndpoint)`.
@@ -2177,7 +2179,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled).
+    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled): those delivered or given up; a pending one keeps its wait. Once a minute per endpoint (429 sooner).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/replay`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)`.

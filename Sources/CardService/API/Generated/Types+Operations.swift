@@ -6,7 +6,7 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
-    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part (at most 8 parts, each with at most 8 KiB and 32 fields of headers); the format is read from the bytes, and the photo is decoded whole before it is accepted. Uploads take turns between keys: 503 with Retry-After when no upload slot comes free in time.
     ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
@@ -2559,7 +2559,8 @@ internal enum Operations {
             }
         }
     }
-    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
+    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor, the key's own count of its events). Events are kept 30 days by default.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
@@ -2861,7 +2862,8 @@ internal enum Operations {
             }
         }
     }
-    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once.
+    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once. The URL must be written as RFC 3986 allows, and is kept normalised; a key has at most 16 endpoints (409).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/post(createWebhookEndpoint)`.
@@ -3444,7 +3446,8 @@ internal enum Operations {
             }
         }
     }
-    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled).
+    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled): those delivered or given up; a pending one keeps its wait. Once a minute per endpoint (429 sooner).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/replay`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)`.
@@ -3527,7 +3530,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// How many events are to be sent.
+            /// How many events are sent again.
             ///
             /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)/responses/202`.
             ///

@@ -6,7 +6,7 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part (at most 8 parts, each with at most 8 KiB and 32 fields of headers); the format is read from the bytes, and the photo is decoded whole before it is accepted. Uploads take turns between keys: 503 with Retry-After when no upload slot comes free in time.
     ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
@@ -85,7 +85,8 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/scans`.
     /// - Remark: Generated from `#/paths//v1/scans/post(scanCard)`.
     func scanCard(_ input: Operations.ScanCard.Input) async throws -> Operations.ScanCard.Output
-    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
+    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor, the key's own count of its events). Events are kept 30 days by default.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
@@ -95,7 +96,8 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/webhook-endpoints`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/get(listWebhookEndpoints)`.
     func listWebhookEndpoints(_ input: Operations.ListWebhookEndpoints.Input) async throws -> Operations.ListWebhookEndpoints.Output
-    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once.
+    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once. The URL must be written as RFC 3986 allows, and is kept normalised; a key has at most 16 endpoints (409).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/post(createWebhookEndpoint)`.
@@ -115,7 +117,8 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/secret`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/secret/post(rotateWebhookSecret)`.
     func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
-    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled).
+    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled): those delivered or given up; a pending one keeps its wait. Once a minute per endpoint (429 sooner).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/replay`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)`.
@@ -139,7 +142,7 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part; the format is read from the bytes, and the photo is decoded whole before it is accepted.
+    /// Store a photo; the same bytes give the same id. The body is the image's bytes (sent with its own type or as octet-stream), or a form with one file part (at most 8 parts, each with at most 8 KiB and 32 fields of headers); the format is read from the bytes, and the photo is decoded whole before it is accepted. Uploads take turns between keys: 503 with Retry-After when no upload slot comes free in time.
     ///
     ///
     /// - Remark: HTTP `POST /v1/photos`.
@@ -340,7 +343,8 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor).
+    /// This key's events, oldest first, a page at a time (poll with the last page's next cursor, the key's own count of its events). Events are kept 30 days by default.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(listEvents)`.
@@ -360,7 +364,8 @@ extension APIProtocol {
     internal func listWebhookEndpoints(headers: Operations.ListWebhookEndpoints.Input.Headers = .init()) async throws -> Operations.ListWebhookEndpoints.Output {
         try await listWebhookEndpoints(Operations.ListWebhookEndpoints.Input(headers: headers))
     }
-    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once.
+    /// Add a URL that receives this key's events, signed (Standard Webhooks); its secret is shown once. The URL must be written as RFC 3986 allows, and is kept normalised; a key has at most 16 endpoints (409).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/post(createWebhookEndpoint)`.
@@ -412,7 +417,8 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled).
+    /// Send this key's events since a time to the endpoint again (enabling it again if it was disabled): those delivered or given up; a pending one keeps its wait. Once a minute per endpoint (429 sooner).
+    ///
     ///
     /// - Remark: HTTP `POST /v1/webhook-endpoints/{id}/replay`.
     /// - Remark: Generated from `#/paths//v1/webhook-endpoints/{id}/replay/post(replayWebhooks)`.
