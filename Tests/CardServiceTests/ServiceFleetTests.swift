@@ -134,9 +134,13 @@ struct ServiceFleetTests {
         // Wrong keys through the edge: nginx answers 429 past its burst of 401s (and says so in
         // its log); a valid key from the same address is still served.
         var refusals: [Int] = []
-        for attempt in 0..<30 { refusals.append(try await Self.send(edge + "/v1/cards", key: "crk_bad\(attempt)").status) }
+        for attempt in 0..<30 {
+            refusals.append(try await Self.send(edge + "/v1/cards", key: "crk_bad\(attempt)").status)
+        }
         // nginx's burst (10 after the first) comes before the nodes' (20 each).
-        #expect(refusals.prefix(11).allSatisfy { $0 == 401 } && refusals.dropFirst(11).allSatisfy { $0 == 429 }, "\(refusals)")
+        #expect(
+            refusals.prefix(11).allSatisfy { $0 == 401 } && refusals.dropFirst(11).allSatisfy { $0 == 429 },
+            "\(refusals)")
         let limited = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
         #expect(limited.contains("limiting requests"), "\(limited.suffix(2000))")
         #expect(try await Self.send(edge + "/v1/cards", key: key).status == 200)
