@@ -96,12 +96,9 @@ extension PostcardAPI {
         case .notFound:
             throw Problem.notFound("The webhook endpoint \(input.path.id)")
         case .tooSoon(let wait):
-            var problem = Problem(
-                .tooManyRequests,
-                "The webhook endpoint \(input.path.id) was replayed less than \(every.components.seconds) s ago; retry after \(wait) s."
-            )
-            problem.headers[.retryAfter] = String(wait)
-            throw problem
+            throw Problem.retryLater(
+                "The webhook endpoint \(input.path.id) was replayed less than \(every.components.seconds) s ago; retry after \(wait) s.",
+                after: wait)
         case .queued(let count):
             return .accepted(.init(body: .json(Components.Schemas.ReplayAnswer(events: count))))
         }

@@ -70,11 +70,9 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             if request.uri.path == PostcardRoutes.documentPath { return try await next(request, context) }
             let owner = try await authenticate(request, from: context.remoteAddress)
             if let wait = limiter.take(owner) {
-                var problem = Problem(
-                    .tooManyRequests,
-                    "This API key is over its rate of \(Int(limiter.rate)) requests a second; retry after \(wait) s.")
-                problem.headers[.retryAfter] = String(wait)
-                throw problem
+                throw Problem.retryLater(
+                    "This API key is over its rate of \(Int(limiter.rate)) requests a second; retry after \(wait) s.",
+                    after: wait)
             }
             let operation = try validator.operation(of: request)
             // A photo's body (an upload, a scan) is held until it is stored or read: a few at a
@@ -102,11 +100,9 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
                 return try await uploads.run(owner: owner) { try await work() }
             } catch let busy as FairPermits.Busy {
                 metrics.uploadsBusy()
-                var problem = Problem(
-                    .serviceUnavailable,
-                    "Every upload slot of this server is taken by other keys; retry after \(busy.retryAfter) s.")
-                problem.headers[.retryAfter] = String(busy.retryAfter)
-                throw problem
+                throw Problem.retryLater(
+                    "Every upload slot of this server is taken by other keys; retry after \(busy.retryAfter) s.",
+                    after: busy.retryAfter, status: .serviceUnavailable)
             }
         } catch {
             var problem = problem(for: error, request: request)
@@ -152,12 +148,9 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             failures.charge(address)
             guard over, let wait = failures.wait(address) else { throw problem }
             metrics.authThrottled()
-            var throttled = Problem(
-                .tooManyRequests,
-                "Too many requests from this address were sent without a valid API key; retry after \(wait) s (a valid key is always served)."
-            )
-            throttled.headers[.retryAfter] = String(wait)
-            throw throttled
+            throw Problem.retryLater(
+                "Too many requests from this address were sent without a valid API key; retry after \(wait) s (a valid key is always served).",
+                after: wait)
         }
     }
 

@@ -24,12 +24,9 @@ extension PostcardService {
     func scan(_ bytes: Data, owner: String, outcome: CardScans.Outcome) async throws -> CardRecord {
         if let wait = scanBudget.wait(owner) {
             metrics.scanThrottled()
-            var problem = Problem(
-                .tooManyRequests,
-                "This API key's scans have used their share of the server's work (\(Int(configuration.scanBudget.burst)) s of a worker at once, then \(configuration.scanBudget.perSecond) s a second); retry after \(wait) s."
-            )
-            problem.headers[.retryAfter] = String(wait)
-            throw problem
+            throw Problem.retryLater(
+                "This API key's scans have used their share of the server's work (\(Int(configuration.scanBudget.burst)) s of a worker at once, then \(configuration.scanBudget.perSecond) s a second); retry after \(wait) s.",
+                after: wait)
         }
         let scans = self.scans
         let secret = try await cardCodeSecret()

@@ -304,9 +304,8 @@ public final class PostcardService: Sendable {
 
     /// 503 for a store that cannot be used now, with a time to retry.
     static func storeDown(_ error: CacheError) -> Problem {
-        var problem = Problem(.serviceUnavailable, "The store cannot be used now (\(error)); retry later.")
-        problem.headers[.retryAfter] = "30"
-        return problem
+        Problem.retryLater(
+            "The store cannot be used now (\(error)); retry later.", after: 30, status: .serviceUnavailable)
     }
 
     // MARK: Previews

@@ -54,6 +54,15 @@ public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// `status` (429 by default, or 503) with `Retry-After: seconds`: come back later.
+    static func retryLater(_ detail: String, after seconds: Int, status: HTTPResponse.Status = .tooManyRequests)
+        -> Problem
+    {
+        var problem = Problem(status, detail)
+        problem.headers[.retryAfter] = String(seconds)
+        return problem
+    }
+
     /// 404 for `what` (another key's id is not found either: ids are not disclosed).
     static func notFound(_ what: String) -> Problem { Problem(.notFound, "\(what) was not found.") }
 }
