@@ -1,3 +1,7 @@
+// `sockaddr_in6` and `in_addr` belong to NIO's CNIOLinux module once NIO is loaded (the two
+// share the header), so MemberImportVisibility asks for it by name.
+import CNIOLinux
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
