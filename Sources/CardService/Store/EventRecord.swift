@@ -62,7 +62,14 @@ struct EventRecord: Sendable, Equatable {
     let created: Int
 
     /// The columns an event is read from.
-    static let columns = "seq, owner_seq, id, owner, type, subject, state, created"
+    static let columns = columns(of: nil)
+
+    /// The columns an event is read from, each of the table named `alias` when given.
+    static func columns(of alias: String?) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return ["seq", "owner_seq", "id", "owner", "type", "subject", "state", "created"].map { prefix + $0 }
+            .joined(separator: ", ")
+    }
 
     /// An event not yet written: what happened and the record as it is now.
     struct New: Sendable {

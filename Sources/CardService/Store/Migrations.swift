@@ -160,6 +160,11 @@ enum Migrations {
                 "CREATE INDEX events_created ON events (created)",
                 "CREATE INDEX deliveries_created ON deliveries (created)",
                 "CREATE INDEX deliveries_seq ON deliveries (seq)",
+                // The claims' walks: an endpoint's pending deliveries in order, whether it has one
+                // due, and what is in flight (leased) now; each a few rows, however many wait.
+                "CREATE INDEX deliveries_queue ON deliveries (endpoint, seq) WHERE status = 'pending'",
+                "CREATE INDEX deliveries_waiting ON deliveries (endpoint, next_attempt) WHERE status = 'pending'",
+                "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE lease_until IS NOT NULL",
                 // When an endpoint was last replayed (replays are rate-limited).
                 "ALTER TABLE webhook_endpoints ADD COLUMN replayed BIGINT",
             ]

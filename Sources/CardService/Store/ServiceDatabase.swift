@@ -36,6 +36,11 @@ public enum SQLDialect: String, Sendable {
         }
     }
 
+    /// `column` as a term SQLite's planner uses no index for (a unary `+`), where another index
+    /// walks the rows in the wanted order; PostgreSQL plans from its statistics, and has no
+    /// unary `+` for text.
+    func unindexed(_ column: String) -> String { self == .sqlite ? "+" + column : column }
+
     /// The database's clock in milliseconds since 1970: leases are compared on one clock,
     /// never on each node's own.
     var now: String {

@@ -79,6 +79,7 @@ public struct WebhookDispatcher: Service {
         let address: WebhookAddress
         let inFlight = AttemptsInFlight()
         let wakeup = Wakeup()
+        let delivered = DeliveredBatch()
 
         var service: PostcardService { dispatcher.service }
 
@@ -87,6 +88,9 @@ public struct WebhookDispatcher: Service {
         func run() async {
             await withDiscardingTaskGroup { group in
                 group.addTask { await watchEndpoints() }
+                group.addTask { await recordDelivered() }
+                // Which key's turn a claim starts with.
+                var turn = 0
                 while !Task.isCancelled {
                     let free = settings.senders - inFlight.count
                     var claimed: [OrderBook.Delivery] = []
@@ -94,7 +98,9 @@ public struct WebhookDispatcher: Service {
                         do {
                             claimed = try await service.book.claimDeliveries(
                                 limit: free, perOwner: settings.perOwner, perEndpoint: settings.perEndpoint,
-                                leaseMilliseconds: settings.lease.milliseconds, node: service.configuration.nodeName)
+                                leaseMilliseconds: settings.lease.milliseconds, node: service.configuration.nodeName,
+                                rotation: turn)
+                            turn &+= 1
                         } catch {
                             service.logger.warning("webhooks: the database cannot be asked for deliveries (\(error))")
                         }
@@ -118,6 +124,32 @@ public struct WebhookDispatcher: Service {
                     if claimed.isEmpty || claimed.count == free { await wakeup.wait(upTo: settings.idlePoll) }
                 }
             }
+            // What was delivered before the stop is recorded as such.
+            await flushDelivered()
+        }
+
+        /// Records the delivered deliveries together: when 8 wait, or 5 ms after the last
+        /// recording.
+        private func recordDelivered() async {
+            while !Task.isCancelled {
+                await delivered.wakeup.wait(upTo: .milliseconds(5))
+                await flushDelivered()
+            }
+        }
+
+        private func flushDelivered() async {
+            let batch = delivered.take()
+            guard !batch.isEmpty else { return }
+            do {
+                try await service.book.delivered(batch)
+                service.metrics.webhook("delivered", count: batch.count)
+            } catch {
+                service.logger.warning(
+                    "webhooks: \(batch.count) deliveries cannot be recorded as delivered (\(error)); their leases will run out and they will be sent again"
+                )
+            }
+            // Their senders' places, and their cards' next events, are free now.
+            wakeup.signal()
         }
 
         /// Every `cancelPoll`, cancels the attempts whose endpoint was deleted or disabled.
@@ -140,8 +172,7 @@ public struct WebhookDispatcher: Service {
             do {
                 switch outcome {
                 case .delivered:
-                    try await service.book.delivered([delivery])
-                    service.metrics.webhook("delivered")
+                    delivered.add(delivery)
                 case .interrupted, .abandoned:
                     try await service.book.release(delivery)
                 case .failed(let error):
