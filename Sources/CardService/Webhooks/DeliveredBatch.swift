@@ -6,9 +6,12 @@ import Synchronization
 /// still counts as in flight and its card's next event waits for it.
 final class DeliveredBatch: Sendable {
     private let waiting = Mutex<[OrderBook.Delivery]>([])
-    let wakeup = Wakeup()
-    /// How many wake the recorder at once (as many as one endpoint may have in flight: the
-    /// drain of one endpoint waits for them).
+    /// Signalled when the first delivery arrives (the recorder sleeps until then).
+    let arrived = Wakeup()
+    /// Signalled when `full` wait.
+    let filled = Wakeup()
+    /// How many are recorded without waiting for more (as many as one endpoint may have in
+    /// flight: the drain of one endpoint waits for them).
     static let full = 8
 
     /// Adds a delivered delivery.
@@ -17,7 +20,8 @@ final class DeliveredBatch: Sendable {
             waiting.append(delivery)
             return waiting.count
         }
-        if count >= Self.full { wakeup.signal() }
+        if count == 1 { arrived.signal() }
+        if count >= Self.full { filled.signal() }
     }
 
     /// Everything waiting, taken out.

@@ -128,11 +128,12 @@ public struct WebhookDispatcher: Service {
             await flushDelivered()
         }
 
-        /// Records the delivered deliveries together: when 8 wait, or 5 ms after the last
-        /// recording.
+        /// Records the delivered deliveries together: once one has arrived, when 8 wait or 5 ms
+        /// later. Asleep while nothing is delivered.
         private func recordDelivered() async {
             while !Task.isCancelled {
-                await delivered.wakeup.wait(upTo: .milliseconds(5))
+                await delivered.arrived.wait(upTo: .seconds(60))
+                await delivered.filled.wait(upTo: .milliseconds(5))
                 await flushDelivered()
             }
         }
