@@ -13,8 +13,9 @@ import NIOHTTP1
 /// reads (Python's `http.client`, many SDKs) then gets `ECONNRESET` or `EPIPE` instead of the
 /// answer.
 ///
-/// Placed right after the HTTP/1 decoder: it sees each request's parts, and every close the
-/// handlers behind it ask for passes through it.
+/// Placed right after the HTTP/1 decoder: it sees each request's parts, every close the
+/// handlers behind it ask for passes through it, and while it lingers it asks for the reads
+/// itself (nothing behind it may be reading any more).
 final class LingeringClose: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -72,12 +73,24 @@ final class LingeringClose: ChannelDuplexHandler, RemovableChannelHandler {
                 }, quiet: scheduleQuiet(context))
             // The answer already written goes out first, then the end of the stream.
             context.close(mode: .output, promise: nil)
+            // Read on ourselves: the handler that asked for reads (the async channel) may have
+            // stopped (its request's reading cancelled, or its stream ended), and unread bytes
+            // are what make the reset.
+            context.read()
         case .lingering(let read, var promises, let deadline, let quiet) where mode == .all:
             if let promise { promises.append(promise) }
             state = .lingering(read: read, promises: promises, deadline: deadline, quiet: quiet)
         default:
             context.close(mode: mode, promise: promise)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard case .lingering = state else {
+            context.fireChannelReadComplete()
+            return
+        }
+        context.read()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

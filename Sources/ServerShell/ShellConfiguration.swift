@@ -25,6 +25,7 @@ public struct ShellConfiguration: Sendable {
         /// The most bytes it reads.
         public var maxBytes = 128 << 20
 
+        /// nginx's defaults, and 128 MiB.
         public init() {}
     }
 

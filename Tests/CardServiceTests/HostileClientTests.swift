@@ -98,8 +98,9 @@ struct HostileClientTests {
         try await LiveService.with(.sqlite, bodyTimeout: .seconds(8), limits: limits) { live in
             let slow = try await live.service.book.createKey(name: "trickler").secret
             let other = try await live.service.book.createKey(name: "customer").secret
+            let png = try Self.smallPNG()
             // Two uploads of the trickler, a byte every half second (never pausing for the
-            // 8 s allowed).
+            // 8 s allowed); each connection's answer read as it comes, with the time it came.
             let connections = try (0..<2).map { _ in try RawConnection(port: live.port) }
             for connection in connections {
                 connection.send(Self.uploadHead(key: slow, length: 100_000, type: "image/jpeg"))
@@ -111,27 +112,26 @@ struct HostileClientTests {
                 }
             }
             defer { trickle.cancel() }
-            // The other key's upload is answered while both trickles are still being read or
-            // waiting: one of the two upload slots is always left for another key.
-            let png = try Self.smallPNG()
-            let answered = try await live.send(.POST, "/v1/photos", key: other, body: png, contentType: "image/png")
-            #expect(answered.status == 201, "\(answered.text)")
-            let stillOpen = await connections[0].hasAnswer(within: 0)
-            // The first trickle holds a slot until its deadline: 408, too slow. The second waited
-            // for one of the trickler's share, and was told to come back.
-            let answers = await withTaskGroup(of: String.self) { group in
-                for connection in connections {
-                    group.addTask { String(decoding: await connection.readUntilClosed(within: 60).data, as: UTF8.self) }
+            let reading = connections.map { connection in
+                Task { () -> (answer: String, at: Date) in
+                    let read = await connection.readUntilClosed(within: 60)
+                    return (String(decoding: read.data, as: UTF8.self), Date())
                 }
-                var all: [String] = []
-                for await answer in group { all.append(answer) }
-                return all.sorted()
             }
-            #expect(!stillOpen, "the trickle was answered before the other key's upload: \(answers)")
-            let timedOut = try #require(answers.first { $0.hasPrefix("HTTP/1.1 408") }, "\(answers)")
-            #expect(timedOut.contains("arrived too slowly"), "\(timedOut)")
-            let busy = try #require(answers.first { $0.hasPrefix("HTTP/1.1 503") }, "\(answers)")
-            #expect(busy.lowercased().contains("retry-after: 2"), "\(busy)")
+            // The other key's upload is answered while the trickler holds its one slot: one of the
+            // two upload slots is always left for another key.
+            let answered = try await live.send(.POST, "/v1/photos", key: other, body: png, contentType: "image/png")
+            let answeredAt = Date()
+            #expect(answered.status == 201, "\(answered.text)")
+            var answers: [(answer: String, at: Date)] = []
+            for task in reading { answers.append(await task.value) }
+            // The trickle that held a slot: 408 once too slow, after the other key was answered.
+            // The other waited for the trickler's share, and was told to come back.
+            let timedOut = try #require(answers.first { $0.answer.hasPrefix("HTTP/1.1 408") }, "\(answers)")
+            #expect(timedOut.answer.contains("arrived too slowly"), "\(timedOut.answer)")
+            #expect(timedOut.at > answeredAt, "the trickle was cut before the other key's upload was answered")
+            let busy = try #require(answers.first { $0.answer.hasPrefix("HTTP/1.1 503") }, "\(answers)")
+            #expect(busy.answer.lowercased().contains("retry-after: 2"), "\(busy.answer)")
             let metrics = try await live.send(.GET, "/metrics", key: nil).text
             #expect(metrics.contains(#"cardrender_request_body_errors_total{reason="too_slow"} 1"#), "\(metrics)")
             #expect(metrics.contains("cardrender_uploads_busy_total 1"), "\(metrics)")
@@ -261,6 +261,67 @@ struct HostileClientTests {
                 }
                 #expect(curl.stdoutText == "413", "curl \(expect): \(curl.stdoutText) \(curl.stderr)")
             }
+        }
+    }
+
+    @Test("a body that keeps coming fast enough but past its deadline is cut with 408")
+    func bodyDeadline() async throws {
+        var limits = APILimits()
+        limits.bodyMinRate = 1
+        limits.bodyDeadline = .seconds(3)
+        try await LiveService.with(.sqlite, bodyTimeout: .seconds(2), limits: limits) { live in
+            let key = try await live.service.book.createKey(name: "app").secret
+            let connection = try RawConnection(port: live.port)
+            connection.send(
+                "POST /v1/cards HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 1000\r\n\r\n")
+            let trickle = Task {
+                for _ in 0..<400 {
+                    connection.send(" ")
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+            }
+            defer { trickle.cancel() }
+            let answer = String(decoding: await connection.readUntilClosed(within: 60).data, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+            #expect(answer.contains("took longer than 3 s to arrive"), "\(answer)")
+        }
+    }
+
+    @Test("an early answer reaches a client that says Connection: close (urllib), and one refused mid-body (408)")
+    func lingeringOnEveryPath() async throws {
+        try await LiveService.with(.sqlite, maxPhotoBytes: 5 << 20, bodyTimeout: .seconds(2)) { live in
+            let key = try await live.service.book.createKey(name: "app").secret
+            let port = live.port
+            let script = """
+                import sys, urllib.error, urllib.request
+                request = urllib.request.Request("http://127.0.0.1:" + sys.argv[1] + "/v1/photos", data=b"x" * (5 * 1024 * 1024 + 1),
+                    headers={"Authorization": "Bearer " + sys.argv[2], "Content-Type": "image/jpeg"}, method="POST")
+                try:
+                    urllib.request.urlopen(request, timeout=60)
+                    print("accepted")
+                except urllib.error.HTTPError as error:
+                    print(error.code, error.read().decode()[:200])
+                except Exception as error:
+                    print("error", type(error).__name__, error)
+                """
+            let urllib = try await Tools.onWorkerThread {
+                try Tools.run("/usr/bin/python3", ["-c", script, String(port), key]).stdoutText
+            }
+            #expect(urllib.hasPrefix("413"), "\(urllib)")
+            // A body that stopped: 408 written while 3 MiB more are on their way, which the
+            // client sends before it reads.
+            let connection = try RawConnection(port: port)
+            connection.send(
+                "POST /v1/photos HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: image/jpeg\r\n"
+                    + "Content-Length: \(3 << 20)\r\n\r\nfirst")
+            #expect(await connection.hasAnswer(within: 60), "no 408")
+            let rest = String(repeating: "x", count: (3 << 20) - 5)
+            let answer = try await Tools.onWorkerThread { () -> String in
+                connection.send(rest)
+                return String(decoding: connection.readUntilClosed(within: 60).data, as: UTF8.self)
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(300))")
         }
     }
 

@@ -134,3 +134,56 @@ import Testing
         try await book.finish(claim, status: .ready, verdict: "good", error: nil, entryKey: nil)
     }
 }
+
+/// The outbox's claims on their own, on both databases: a key's endpoints take turns within its
+/// share, an endpoint never has more than its share in flight, and another key is served
+/// beside a key at its cap.
+struct WebhookClaimTests {
+    /// Adds `count` endpoints for `owner`.
+    static func endpoints(_ book: OrderBook, owner: String, count: Int) async throws -> [String] {
+        var ids: [String] = []
+        for index in 0..<count {
+            let id = "whe_\(owner)_\(index)"
+            let endpoint = WebhookEndpointRecord(
+                id: id, owner: owner, url: "https://93.184.215.14/\(index)", types: [], description: "",
+                secret: "whsec_x", created: index)
+            #expect(try await book.addEndpoint(endpoint, limit: 16))
+            ids.append(id)
+        }
+        return ids
+    }
+
+    @Test(
+        "a key's endpoints take turns within its share; an endpoint's share and a key's hold over claims",
+        arguments: DatabaseKind.available)
+    func turnsAndShares(database: DatabaseKind) async throws {
+        let (book, opened) = try await QueueTests.migrated(database, "claims")
+        let busy = try await book.createKey(name: "busy").id
+        let other = try await book.createKey(name: "other").id
+        let mine = try await Self.endpoints(book, owner: busy, count: 3)
+        let theirs = try await Self.endpoints(book, owner: other, count: 1)
+        _ = try await QueueTests.queue(book, owner: busy, count: 10)
+        _ = try await QueueTests.queue(book, owner: other, count: 10)
+        let first = try await book.claimDeliveries(
+            limit: 64, perOwner: 6, perEndpoint: 4, leaseMilliseconds: 60_000, node: "n", rotation: 0)
+        let counts = Dictionary(grouping: first, by: \.endpoint.id).mapValues(\.count)
+        #expect(mine.allSatisfy { counts[$0] == 2 }, "the busy key's 6, two per endpoint: \(counts)")
+        #expect(counts[theirs[0]] == 4, "the other key's endpoint, up to its share of 4: \(counts)")
+        // Each endpoint's deliveries in their events' order.
+        for endpoint in mine + theirs {
+            let seqs = first.filter { $0.endpoint.id == endpoint }.map(\.event.seq)
+            #expect(seqs == seqs.sorted())
+        }
+        // At their caps: nothing more until something is recorded.
+        #expect(
+            try await book.claimDeliveries(limit: 64, perOwner: 6, perEndpoint: 4, leaseMilliseconds: 60_000, node: "n")
+                .isEmpty)
+        // One of the busy key's recorded: one more of its own, and still none of the other's
+        // (its endpoint at its share).
+        try await book.delivered(Array(first.filter { $0.endpoint.owner == busy }.prefix(1)))
+        let next = try await book.claimDeliveries(
+            limit: 64, perOwner: 6, perEndpoint: 4, leaseMilliseconds: 60_000, node: "n", rotation: 1)
+        #expect(next.count == 1 && next.first?.endpoint.owner == busy, "\(next.map(\.endpoint.id))")
+        await opened.close()
+    }
+}

@@ -1,6 +1,7 @@
 import CardKit
 import Foundation
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -304,5 +305,58 @@ struct RequestBoundsTests {
                 into: &accepted)
             #expect(accepted.isEmpty, "\(keyword): \(good) refused: \(accepted)")
         }
+    }
+
+    @Test("host lookups: bounded in time, a key's hanging lookups counted until their threads return, answers kept")
+    func hostLookups() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let calls = Atomic<Int>(0)
+        let lookups = HostLookups(threads: 4, perOwner: 2, timeout: .milliseconds(300), keep: .seconds(600)) { host in
+            calls.add(1, ordering: .relaxed)
+            if host.hasPrefix("hang") { gate.wait() }
+            return [WebhookAddress.Address(literal: "93.184.215.14")!]
+        }
+        let address = WebhookAddress(allowLoopback: false)
+        func refusal(_ url: String, _ owner: String) async -> String? {
+            do {
+                _ = try await lookups.pinned(url, owner: owner, address: address)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        // Two hosts whose name servers never answer: each given up on after the timeout.
+        for host in ["hang1", "hang2"] {
+            #expect(await refusal("https://\(host).example/", "greedy")?.contains("within") == true)
+        }
+        // Their threads still wait: the key's next lookup is refused at once; another key's runs.
+        #expect(await refusal("https://other.example/", "greedy")?.contains("still running") == true)
+        let pinned = try await lookups.pinned("https://fine.example/", owner: "polite", address: address)
+        #expect(pinned.host == "fine.example" && pinned.address.text == "93.184.215.14")
+        // An answer is used again; an address in the URL needs no lookup.
+        let before = calls.load(ordering: .relaxed)
+        _ = try await lookups.pinned("https://fine.example/other", owner: "polite", address: address)
+        _ = try await lookups.pinned("https://93.184.215.14/", owner: "greedy", address: address)
+        #expect(calls.load(ordering: .relaxed) == before)
+        #expect(await refusal("https://10.0.0.1/", "greedy")?.contains("private") == true)
+        // Once the hanging threads return, the key may look up again.
+        gate.signal()
+        gate.signal()
+        #expect(await Poll.until(seconds: 30) { await refusal("https://fine2.example/", "greedy") == nil })
+        await lookups.shutdown()
+    }
+
+    @Test("known keys: a key's form and its hash, read again once a second")
+    func knownKeys() async throws {
+        let (book, opened) = try await QueueTests.migrated(.sqlite, "known-keys")
+        let known = KnownKeys(book: book, maxAge: .milliseconds(0))
+        let (id, secret) = try await book.createKey(name: "app")
+        #expect(await known.mayBeKey(secret))
+        #expect(!(await known.mayBeKey("crk_" + String(repeating: "0", count: 64))), "a key's form, no key")
+        #expect(!(await known.mayBeKey("crk_guess")))
+        #expect(!(await known.mayBeKey(secret.uppercased())))
+        #expect(try await book.revokeKey(id: id))
+        #expect(!(await known.mayBeKey(secret)), "revoked: gone at the next reading")
+        await opened.close()
     }
 }

@@ -65,8 +65,9 @@ struct WebhookNodeTests {
                 .split(separator: "\n").last.map { String($0).trimmingCharacters(in: .whitespaces) })
         var node = try await Self.node(scratch, name: "a")
         try receiver.trust([try Self.endpoint(node.base, key: key, url: receiver.url)])
-        // Slow answers: deliveries are in flight when the node dies.
-        try receiver.answer("slow 1")
+        // Answers that take far longer than the test: deliveries are in flight when the node
+        // dies, however slowly this machine runs the test.
+        try receiver.answer("slow 60")
         let ids = try Self.order(node.base, key: key, cards: 3)
         #expect(ids.count == 3)
         // Killed while the receiver holds a delivery: its lease is this node's, unrecorded.

@@ -36,21 +36,6 @@ public final class RawConnection: Sendable {
         _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Sends `data` as it is (bytes of any value), all of it unless the connection breaks.
-    /// - Returns: the bytes sent.
-    @discardableResult
-    public func send(data: Data) -> Int {
-        var sent = 0
-        data.withUnsafeBytes { bytes in
-            while sent < bytes.count {
-                let count = Glibc.send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
-                if count <= 0 { return }
-                sent += count
-            }
-        }
-        return sent
-    }
-
     /// What arrives until the server closes the connection or `seconds` pass with nothing
     /// more; `closed` tells which. (A bound on waiting, not a guess: a server that keeps its
     /// promise closes well within it.)

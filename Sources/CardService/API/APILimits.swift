@@ -29,5 +29,6 @@ public struct APILimits: Sendable {
     /// request from any other address is its own client.
     public var trustedProxies: [AddressRange] = []
 
+    /// The defaults above.
     public init() {}
 }

@@ -76,7 +76,7 @@ struct BodyCollector: Sendable {
                 return body
             }
         } catch let refused as MultipartFormReader.Refusal {
-            metrics.bodyRefused("malformed")
+            if !refused.isContent { metrics.bodyRefused("malformed") }
             throw Self.formRefusal(refused)
         } catch var problem as Problem {
             if problem.status == .contentTooLarge { metrics.bodyRefused("too_large") }

@@ -47,11 +47,3 @@ enum ClientAddress {
         return address.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
     }
 }
-
-extension StringProtocol {
-    /// Without leading and trailing characters of `set`.
-    func trimmed(of set: String) -> String {
-        let drop = Set(set)
-        return String(self.drop { drop.contains($0) }.reversed().drop { drop.contains($0) }.reversed())
-    }
-}

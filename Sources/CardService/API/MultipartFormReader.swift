@@ -162,7 +162,9 @@ struct MultipartFormReader {
                 } else if let found = Self.find(Self.blankLine, in: bytes, from: max(start, position)) {
                     end = found + 2
                 } else {
-                    guard bytes.count - start <= Self.maxHeaderBytes else { throw .headerTooLarge(part: begun) }
+                    // A block of `maxHeaderBytes` ends with its CR LF at most there, followed by
+                    // the blank line's CR LF: past that with no blank line, it is too long.
+                    guard bytes.count - start <= Self.maxHeaderBytes + 1 else { throw .headerTooLarge(part: begun) }
                     position = max(start, bytes.count - 3)
                     return
                 }

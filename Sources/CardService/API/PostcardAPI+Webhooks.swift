@@ -25,13 +25,18 @@ extension PostcardAPI {
                 .unprocessableContent, error.reason + ".",
                 errors: [Problem.FieldError(field: "url", detail: error.reason)])
         }
-        if let refusal = await Self.refusal(url, settings: settings) {
+        let owner = try owner
+        do {
+            _ = try await service.hostLookups.pinned(
+                url, owner: owner, address: WebhookAddress(allowLoopback: settings.allowLoopback))
+        } catch {
             throw Problem(
-                .unprocessableContent, refusal + ".", errors: [Problem.FieldError(field: "url", detail: refusal)])
+                .unprocessableContent, error.reason + ".",
+                errors: [Problem.FieldError(field: "url", detail: error.reason)])
         }
         let types = (body.types ?? []).compactMap { EventRecord.Kind(rawValue: $0.rawValue) }
         let endpoint = WebhookEndpointRecord(
-            id: OrderBook.newID("whe"), owner: try owner, url: url, types: types,
+            id: OrderBook.newID("whe"), owner: owner, url: url, types: types,
             description: body.description ?? "", secret: WebhookSignature.newSecret(),
             created: ServiceClock.milliseconds())
         guard try await service.book.addEndpoint(endpoint, limit: settings.maxEndpointsPerKey) else {
@@ -111,25 +116,4 @@ extension PostcardAPI {
             description: endpoint.description, created: ServiceClock.rfc3339(endpoint.created),
             disabled: endpoint.disabled.map(ServiceClock.rfc3339), secret: secret)
     }
-
-    /// Why `url` cannot be an endpoint, its name resolved on a thread of its own (a lookup
-    /// blocks; never the server's shared pool, which `/thumb` uses), within the lookup's time.
-    static func refusal(_ url: String, settings: WebhookSettings) async -> String? {
-        let address = WebhookAddress(allowLoopback: settings.allowLoopback)
-        switch await WebhookDispatcher.bounded(
-            settings.lookupTimeout, { try await lookups.runIfActive { address.refusal(url) } })
-        {
-        case .success(let refusal): return refusal
-        case .failure(let error): return "url cannot be checked now (\(error))"
-        case nil: return "url's host could not be looked up within \(settings.lookupTimeout)"
-        }
-    }
-
-    /// The threads endpoints' hosts are looked up on when endpoints are made: a few, of their
-    /// own, so a slow name server delays only the requests that make endpoints.
-    static let lookups: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 4)
-        pool.start()
-        return pool
-    }()
 }

@@ -64,7 +64,7 @@ struct PostcardAPI: APIProtocol {
             guard (16...2048).contains(width) else {
                 throw Problem(.badRequest, "width must be a whole number from 16 to 2048; received \(width).")
             }
-            let jpeg = try await service.reducedPhoto(input.path.id, width: width)
+            let jpeg = try await service.reducedPhoto(input.path.id, width: width, owner: try owner)
             return .ok(.init(body: .jpeg(HTTPBody(jpeg))))
         }
         return .ok(
@@ -239,9 +239,9 @@ struct PostcardAPI: APIProtocol {
 
     // MARK: Shapes
 
-    /// The card as the API shows it; its mail class and postal warnings from its spec and the
-    /// size its press prints.
-    /// The card as the API shows it.
+    /// The card as the API shows it: its mail class and postal warnings as decided when it was
+    /// ordered (from its spec and the size its press prints, for a card ordered before cards
+    /// kept them).
     func card(_ card: CardRecord) -> CardShape {
         var shown = self.card(PublicCard(card))
         if card.mailClass == nil {

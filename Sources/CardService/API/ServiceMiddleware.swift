@@ -41,6 +41,10 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
     /// Uploads and scans, whose bodies are held while they are read and checked: a few at a
     /// time, shared between keys.
     let uploads: FairPermits
+    /// Every other body (JSON, 1 MiB at most) while it is read: 128 at a time, 32 of one key.
+    let bodies: FairPermits
+    /// The keys in use, for an address over its failed-authentication rate.
+    let knownKeys: KnownKeys
 
     init(
         book: OrderBook, limits: APILimits, maxPhotoBytes: Int, maxSpecBytes: Int, uploadPermits: Int,
@@ -59,6 +63,8 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         self.metrics = metrics
         self.logger = logger
         uploads = FairPermits(uploadPermits, maxWait: limits.uploadWait)
+        bodies = FairPermits(128, perOwner: 32, maxWait: limits.uploadWait)
+        knownKeys = KnownKeys(book: book)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -81,8 +87,16 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
             let isUpload = operation?.operation.bodyTypes.contains { $0.hasPrefix("image/") } == true
             let form = try isUpload ? Self.form(request) : nil
             func work() async throws -> Response {
-                let body = try await BodyCollector(limits: limits, metrics: metrics).collect(
-                    request, limit: isUpload ? maxPhotoBytes : maxSpecBytes, form: form)
+                let collector = BodyCollector(limits: limits, metrics: metrics)
+                let limit = isUpload ? maxPhotoBytes : maxSpecBytes
+                // An upload holds its slot to the end; any other body a slot of its own while it
+                // is read (the work after it is the service's to share).
+                let body =
+                    isUpload || !Self.hasBody(request)
+                    ? try await collector.collect(request, limit: limit, form: form)
+                    : try await bodies.run(owner: owner) {
+                        try await collector.collect(request, limit: limit, form: form)
+                    }
                 bodyRead.set()
                 var request = request
                 request.body = RequestBody(buffer: body.payload)
@@ -95,13 +109,13 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
                 if let operation { try validator.check(request, body: body.payload, against: operation) }
                 return try await RequestOwner.$id.withValue(owner) { try await next(request, context) }
             }
-            guard isUpload else { return try await work() }
             do {
+                guard isUpload else { return try await work() }
                 return try await uploads.run(owner: owner) { try await work() }
             } catch let busy as FairPermits.Busy {
                 metrics.uploadsBusy()
                 throw Problem.retryLater(
-                    "Every upload slot of this server is taken by other keys; retry after \(busy.retryAfter) s.",
+                    "No \(isUpload ? "upload" : "request body") slot came free in time (this key's share is in use, or other keys hold the rest); retry after \(busy.retryAfter) s.",
                     after: busy.retryAfter, status: .serviceUnavailable)
             }
         } catch {
@@ -133,41 +147,41 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
     }
 
     /// The key the request was made with.
+    ///
+    /// A request from an address over its failed-authentication rate is looked up only when
+    /// its secret may be a key (`KnownKeys`, read at most once a second), and a secret not
+    /// shaped like a key never is: a client sending wrong keys in a loop costs the database
+    /// nothing, and a valid key is served as always.
     /// - Throws: `Problem` 401 for no key or a wrong one; 429 for a wrong one from an address
     ///   whose failures are over its rate.
     private func authenticate(_ request: Request, from peer: SocketAddress?) async throws -> String {
-        do {
-            return try await owner(of: request)
-        } catch let problem as Problem where problem.status == .unauthorized {
+        let address = ClientAddress.key(
+            peer: peer, forwardedFor: request.headers[values: .xForwardedFor], trusted: limits.trustedProxies)
+        // The burst's failures are answered 401; past it, 429 (each one charged all the same,
+        // into a debt that is capped).
+        let over = failures.wait(address) != nil
+        func refused(_ problem: Problem) -> Problem {
             metrics.authFailed()
-            let address = ClientAddress.key(
-                peer: peer, forwardedFor: request.headers[values: .xForwardedFor], trusted: limits.trustedProxies)
-            // The burst's failures are answered 401; past it, 429 (each one charged all the
-            // same, into a debt that is capped).
-            let over = failures.wait(address) != nil
             failures.charge(address)
-            guard over, let wait = failures.wait(address) else { throw problem }
+            guard over, let wait = failures.wait(address) else { return problem }
             metrics.authThrottled()
-            throw Problem.retryLater(
+            return Problem.retryLater(
                 "Too many requests from this address were sent without a valid API key; retry after \(wait) s (a valid key is always served).",
                 after: wait)
         }
-    }
-
-    private func owner(of request: Request) async throws -> String {
         var refusal = Problem(.unauthorized, "Send an API key as 'Authorization: Bearer KEY' (cardrender keys create).")
         refusal.headers[.wwwAuthenticate] = "Bearer realm=\"cardrender\""
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
-            throw refusal
+            throw refused(refusal)
         }
-        let secret = String(header.dropFirst("bearer ".count)).trimmingSpaces
+        let secret = String(header.dropFirst("bearer ".count)).trimmed(of: " \t")
+        var wrong = Problem(.unauthorized, "The API key is not one of this server's, or it was revoked.")
+        wrong.headers = refusal.headers
+        guard OrderBook.isKeyShaped(secret) else { throw refused(wrong) }
+        if over, !(await knownKeys.mayBeKey(secret)) { throw refused(wrong) }
         // Looked up on every request (an indexed read): a key revoked or rotated on any node
         // is refused by every node at once.
-        guard secret.utf8.count <= 200, let owner = try await book.keyID(secret: secret) else {
-            var wrong = Problem(.unauthorized, "The API key is not one of this server's, or it was revoked.")
-            wrong.headers = refusal.headers
-            throw wrong
-        }
+        guard let owner = try await book.keyID(secret: secret) else { throw refused(wrong) }
         return owner
     }
 
@@ -222,17 +236,6 @@ struct ServiceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware
         return Problem(
             .unprocessableContent, "The body is refused: \(field) \(detail).",
             errors: [Problem.FieldError(field: field, detail: detail)])
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { $0 != 32 && $0 != 9 }),
-            let last = bytes.lastIndex(where: { $0 != 32 && $0 != 9 })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
 

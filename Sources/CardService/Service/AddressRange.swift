@@ -30,6 +30,7 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
         bytes = address
     }
 
+    /// The range in CIDR form (`10.0.0.0/8`).
     public var description: String {
         (bytes.count == 4
             ? bytes.map(String.init).joined(separator: ".")

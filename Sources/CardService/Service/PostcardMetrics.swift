@@ -21,8 +21,10 @@ import Synchronization
 ///   valid key, and those refused because their address sent too many of them;
 /// - `cardrender_request_body_errors_total{reason}`: bodies refused as `too_large`,
 ///   `malformed`, `stalled`, `too_slow` or `disconnected`;
-/// - `cardrender_uploads_busy_total`: uploads and scans refused (503) because no upload slot
-///   came free in time;
+/// - `cardrender_uploads_busy_total`: uploads, scans and other bodies refused (503) because no
+///   slot to read them came free in time;
+/// - `cardrender_workers_busy_total`: previews, placements, uploads' checks and scans refused
+///   (503) because no preview thread came free in time;
 /// - `cardrender_scans_throttled_total`: scans refused (429) because their key spent its CPU
 ///   budget.
 public final class PostcardMetrics: Sendable {
@@ -35,6 +37,7 @@ public final class PostcardMetrics: Sendable {
     private let authFailures: CoreMetrics.Counter
     private let throttled: CoreMetrics.Counter
     private let busy: CoreMetrics.Counter
+    private let workersWaitedTooLong: CoreMetrics.Counter
     private let scanThrottles: CoreMetrics.Counter
     private let depth: CoreMetrics.Gauge
     /// When the cards were last counted.
@@ -56,6 +59,7 @@ public final class PostcardMetrics: Sendable {
         authFailures = CoreMetrics.Counter(label: "cardrender_auth_failures_total", factory: factory)
         throttled = CoreMetrics.Counter(label: "cardrender_auth_throttled_total", factory: factory)
         busy = CoreMetrics.Counter(label: "cardrender_uploads_busy_total", factory: factory)
+        workersWaitedTooLong = CoreMetrics.Counter(label: "cardrender_workers_busy_total", factory: factory)
         scanThrottles = CoreMetrics.Counter(label: "cardrender_scans_throttled_total", factory: factory)
         depth = CoreMetrics.Gauge(label: "cardrender_card_queue_depth", factory: factory)
     }
@@ -87,6 +91,8 @@ public final class PostcardMetrics: Sendable {
     func authThrottled() { throttled.increment() }
 
     func uploadsBusy() { busy.increment() }
+
+    func workersBusy() { workersWaitedTooLong.increment() }
 
     func scanThrottled() { scanThrottles.increment() }
 

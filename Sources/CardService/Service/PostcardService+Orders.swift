@@ -39,7 +39,7 @@ extension PostcardService {
         }
         let (spec, digest) = try await spec(order.spec, owner: owner, prefix: "spec.")
         do {
-            try await previewPool.runIfActive {
+            try await onPreviewThread(for: owner) {
                 try renderer.check(photo: try self.photoBytes(digest), spec: spec, specFile: "spec")
             }
         } catch {

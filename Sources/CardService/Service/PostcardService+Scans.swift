@@ -34,7 +34,7 @@ extension PostcardService {
         let reading: CardScans.Reading
         let budget = scanBudget
         do {
-            reading = try await previewPool.runIfActive {
+            reading = try await onPreviewThread(for: owner) {
                 // The worker's time is charged to the key, whatever the scan finds: the wait for
                 // the worker is not.
                 let working = ContinuousClock.now

@@ -90,6 +90,11 @@ public final class PostcardService: Sendable {
     public let metrics = PostcardMetrics()
     /// Each key's scans' budget of worker seconds.
     let scanBudget: RateLimiter
+    /// The lookups of webhook endpoints' hosts (endpoints made, and each attempt).
+    let hostLookups: HostLookups
+    /// The preview threads' work (uploads' checks, previews, placements, scans, moving copies),
+    /// taking turns between keys: a freed thread goes to the waiting key that holds fewest.
+    let work: FairPermits
     /// The name of the default press (today's RGB JPEG print file).
     public static let rgbJPEG = PressProfile.rgbJPEGName
     /// Largest spec or order body, in bytes (as `render`'s spec files).
@@ -101,6 +106,15 @@ public final class PostcardService: Sendable {
         scanBudget = RateLimiter(
             rate: configuration.scanBudget.perSecond, burst: configuration.scanBudget.burst,
             maxDebt: configuration.scanBudget.burst)
+        // Every thread may go to one key while no other waits (a preview is short): turns, not
+        // a reserve.
+        work = FairPermits(
+            max(1, configuration.previewThreads), perOwner: max(1, configuration.previewThreads),
+            maxWait: .seconds(10))
+        // One key's attempts hold at most its share of senders' lookups; 8 more for the others.
+        hostLookups = HostLookups(
+            threads: configuration.webhooks.perOwner + 8, perOwner: configuration.webhooks.perOwner,
+            timeout: configuration.webhooks.lookupTimeout)
         // An editor on a 12 MP photo keeps its levels (2 to 12 MB, at 1/1 up to 36 MB) and its
         // bytes (3 to 4 MB): 20 editors under the default 384 MiB (benchmarks/previews.sh).
         decoded = DecodedPhotos(capacity: configuration.decodedPhotoBytes, largestShare: 3)
@@ -118,6 +132,7 @@ public final class PostcardService: Sendable {
     public func shutdown() async {
         try? await previewPool.shutdownGracefully()
         try? await renderPool.shutdownGracefully()
+        await hostLookups.shutdown()
         await configuration.database.close()
     }
 
@@ -132,6 +147,20 @@ public final class PostcardService: Sendable {
             return nil
         }
         return CardRenderer(catalogue: configuration.catalogue, settings: settings, limits: configuration.limits)
+    }
+
+    /// Runs `body` on a preview thread once `owner`'s turn comes.
+    /// - Throws: `Problem` 503 with `Retry-After` when no thread came free within 10 s; what
+    ///   `body` throws.
+    func onPreviewThread<T: Sendable>(for owner: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await work.run(owner: owner) { try await previewPool.runIfActive(body) }
+        } catch let busy as FairPermits.Busy {
+            metrics.workersBusy()
+            throw Problem.retryLater(
+                "Every worker of this server is busy with other keys' work; retry after \(busy.retryAfter) s.",
+                after: busy.retryAfter, status: .serviceUnavailable)
+        }
     }
 
     /// The press names, `rgb-jpeg` first.
@@ -167,7 +196,7 @@ public final class PostcardService: Sendable {
         // Decoded whole now, as `render` would decode it, so a damaged photo is refused here
         // rather than by the queue after the order was accepted.
         do {
-            _ = try await previewPool.runIfActive { [configuration] in
+            _ = try await onPreviewThread(for: owner) { [configuration] in
                 try Thumbnailer(policy: configuration.settings.policy).thumbnail(
                     of: photo, width: 64, options: EncodeOptions(format: .jpeg))
             }
@@ -188,7 +217,7 @@ public final class PostcardService: Sendable {
         let isNew = try await book.addPhoto(
             owner: owner, digest: digest, width: header.uprightWidth, height: header.uprightHeight,
             format: header.format.rawValue)
-        warmPreviews(photo: ImageData(copying: bytes, name: "photo \(digest)"), digest: digest)
+        warmPreviews(photo: ImageData(copying: bytes, name: "photo \(digest)"), digest: digest, owner: owner)
         return StoredPhoto(
             digest: digest, width: header.uprightWidth, height: header.uprightHeight, format: header.format.rawValue,
             isNew: isNew)
@@ -198,13 +227,12 @@ public final class PostcardService: Sendable {
     /// cover without a frame: the level most first gestures read), and keeps the photo's
     /// bytes: the editor's first preview then decodes nothing. A failure here is the first
     /// preview's to report; the bytes are the same either way.
-    private func warmPreviews(photo: ImageData, digest: String) {
+    private func warmPreviews(photo: ImageData, digest: String, owner: String) {
         guard let renderer = renderer(press: Self.rgbJPEG) else { return }
-        let pool = previewPool
         let decoded = decoded
         decoded.keepPhoto(photo, digest: digest)
         Task.detached(priority: .low) {
-            _ = try? await pool.runIfActive {
+            _ = try? await self.onPreviewThread(for: owner) {
                 try renderer.preview(
                     photo: photo, digest: digest, spec: CardSpec(), side: .front, specFile: "spec", decoded: decoded)
             }
@@ -213,9 +241,9 @@ public final class PostcardService: Sendable {
 
     /// Photo `digest` upright, `width` pixels wide (never wider than it is), as a JPEG: the
     /// studio's moving copy of a photo the browser cannot decode.
-    func reducedPhoto(_ digest: String, width: Int) async throws -> Data {
+    func reducedPhoto(_ digest: String, width: Int, owner: String) async throws -> Data {
         do {
-            return try await previewPool.runIfActive { [configuration, decoded] in
+            return try await onPreviewThread(for: owner) { [configuration, decoded] in
                 try Thumbnailer(policy: configuration.settings.policy, decodedPhotos: decoded).thumbnail(
                     of: try self.photoBytes(digest), width: width, options: EncodeOptions(format: .jpeg, quality: 82),
                     digest: digest
@@ -316,7 +344,7 @@ public final class PostcardService: Sendable {
         guard let renderer = renderer(press: Self.rgbJPEG) else { preconditionFailure("rgb-jpeg is always a press") }
         let started = ContinuousClock.now
         do {
-            let jpeg = try await previewPool.runIfActive { [decoded] in
+            let jpeg = try await onPreviewThread(for: owner) { [decoded] in
                 let photo = try self.photoBytes(digest)
                 return try renderer.preview(
                     photo: photo, digest: digest, spec: spec, side: side, specFile: "spec", decoded: decoded)
@@ -334,7 +362,7 @@ public final class PostcardService: Sendable {
         let (spec, digest) = try await spec(json, owner: owner)
         guard let renderer = renderer(press: Self.rgbJPEG) else { preconditionFailure("rgb-jpeg is always a press") }
         do {
-            return try await previewPool.runIfActive {
+            return try await onPreviewThread(for: owner) {
                 try renderer.firstPlacement(photo: try self.photoBytes(digest), spec: spec, specFile: "spec")
             }
         } catch {

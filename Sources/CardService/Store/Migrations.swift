@@ -167,6 +167,9 @@ enum Migrations {
                 "CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE lease_until IS NOT NULL",
                 // When an endpoint was last replayed (replays are rate-limited).
                 "ALTER TABLE webhook_endpoints ADD COLUMN replayed BIGINT",
+                // When a delivery was delivered or given up (finished ones are purged a day later).
+                "ALTER TABLE deliveries ADD COLUMN finished BIGINT",
+                "CREATE INDEX deliveries_finished ON deliveries (finished) WHERE finished IS NOT NULL",
             ]
         ),
     ]

@@ -4,27 +4,32 @@ extension OrderBook {
     /// Claims up to `limit` deliveries due now, each for `lease` milliseconds of the database's
     /// clock, shared fairly: the keys with due deliveries take turns (starting at the one
     /// `rotation` points to, so that each pass begins with another), each key given its part of
-    /// `limit` first, its endpoints taking turns within it; a key never has more than
+    /// `limit` first, and within a key its endpoints likewise; a key never has more than
     /// `perOwner` attempts in flight over every node, an endpoint never more than `perEndpoint`
-    /// (in flight: leased and not yet recorded). A delivery is due only when no earlier event of
-    /// the same card (or run) is still to be sent to the same endpoint, so an endpoint hears a
-    /// card's events in the order the card lived them, and one delivery of an event is in
-    /// flight at a time (its lease).
+    /// (in flight: leased and not yet recorded; on PostgreSQL claims take turns under a
+    /// transaction-scoped lock, so two nodes never count the same free places). A delivery is
+    /// due only when no earlier event of the same card (or run) is still to be sent to the same
+    /// endpoint, so an endpoint hears a card's events in the order the card lived them, and one
+    /// delivery of an event is in flight at a time (its lease).
     ///
     /// Every read walks an index from where the answer starts (migration 7's partial indexes;
-    /// `SQLDialect.unindexed` keeps SQLite's planner off the index that would make it sort): what is in
-    /// flight, the endpoints with something due (one probe each), then each chosen endpoint's
-    /// first due deliveries in order, so a pass costs what it claims, not what waits (a query
-    /// ranking every due delivery took 22 ms on 10,000 and held the outbox's drain to 200 a
-    /// second). No row is locked to choose: each
-    /// endpoint's chosen deliveries are leased by one update that checks they are still free,
-    /// so of two nodes choosing the same ones, one leases them and the other goes on.
+    /// `SQLDialect.unindexed` keeps SQLite's planner off the index that would make it sort):
+    /// what is in flight, the endpoints with something due (one probe each), then each chosen
+    /// endpoint's first due deliveries in order, so a pass costs what it claims, not what
+    /// waits (a query ranking every due delivery took 22 ms on 10,000 and held the outbox's
+    /// drain to 200 a second). Each endpoint's chosen deliveries are leased by one update that
+    /// checks they are still free.
     func claimDeliveries(
         limit: Int, perOwner: Int, perEndpoint: Int, leaseMilliseconds lease: Int, node: String, rotation: Int = 0
     ) async throws -> [Delivery] {
         let token = node + "/" + Self.randomHex(16)
         let dialect = database.dialect
         return try await database.transaction { sql in
+            if dialect == .postgres {
+                // One claim at a time over every node (a few milliseconds each): the counts of
+                // what is in flight hold until the claim's leases are written.
+                _ = try await sql.execute("SELECT pg_advisory_xact_lock(7213004)", [])
+            }
             guard let now = try await sql.execute("SELECT \(dialect.now) AS now", []).first?.int("now") else {
                 throw ServiceDatabaseError(reason: "the database gave no time", code: nil)
             }
@@ -61,19 +66,27 @@ extension OrderBook {
             let start = rotation % keys.count
             let turns = Array(keys[start...] + keys[..<start])
             var claimed: [Delivery] = []
-            // Each key its part first; then what is left, in the same turns.
+            // Each key its part first, then what is left, in the same turns; within a key, its
+            // endpoints likewise (their start turning too).
             for part in [max(1, (limit + turns.count - 1) / turns.count), limit] {
                 for owner in turns {
-                    var quota = min(part, perOwner - owners[owner, default: 0], limit - claimed.count)
-                    for endpoint in due[owner] ?? [] where quota > 0 {
-                        let room = min(quota, perEndpoint - endpoints[endpoint.id, default: 0])
-                        guard room > 0 else { continue }
-                        let leased = try await Self.lease(
-                            endpoint, upTo: room, now: now, until: now + lease, token: token, in: sql, dialect: dialect)
-                        endpoints[endpoint.id, default: 0] += leased.count
-                        owners[owner, default: 0] += leased.count
-                        quota -= leased.count
-                        claimed += leased
+                    let quota = min(part, perOwner - owners[owner, default: 0], limit - claimed.count)
+                    guard quota > 0, let mine = due[owner], !mine.isEmpty else { continue }
+                    let first = rotation % mine.count
+                    let order = Array(mine[first...] + mine[..<first])
+                    var left = quota
+                    for share in [max(1, (quota + order.count - 1) / order.count), quota] {
+                        for endpoint in order where left > 0 {
+                            let room = min(share, left, perEndpoint - endpoints[endpoint.id, default: 0])
+                            guard room > 0 else { continue }
+                            let leased = try await Self.lease(
+                                endpoint, upTo: room, now: now, until: now + lease, token: token, in: sql,
+                                dialect: dialect)
+                            endpoints[endpoint.id, default: 0] += leased.count
+                            owners[owner, default: 0] += leased.count
+                            left -= leased.count
+                            claimed += leased
+                        }
                     }
                 }
                 if claimed.count >= limit { break }

@@ -2,11 +2,12 @@ extension OrderBook {
     // MARK: Retention
 
     /// Deletes the events written before `cutoff` (milliseconds since 1970) with their
-    /// deliveries, and the deliveries finished (delivered or given up) before it: a thousand
-    /// rows a statement, so no statement holds the tables for long.
+    /// deliveries, and the deliveries finished (delivered or given up) before `finishedCutoff`
+    /// (a replay makes them again from their events): a thousand rows a statement, so no
+    /// statement holds the tables for long.
     /// - Returns: the events and the deliveries deleted.
     @discardableResult
-    func purge(before cutoff: Int) async throws -> (events: Int, deliveries: Int) {
+    func purge(before cutoff: Int, finishedBefore finishedCutoff: Int) async throws -> (events: Int, deliveries: Int) {
         var (events, deliveries) = (0, 0)
         while true {
             // The same thousand oldest events in both statements: ordered by number, and every
@@ -29,9 +30,9 @@ extension OrderBook {
             let finished = try await database.execute(
                 """
                 DELETE FROM deliveries WHERE (event, endpoint) IN (
-                    SELECT event, endpoint FROM deliveries WHERE status <> 'pending' AND created < $1 LIMIT 1000)
+                    SELECT event, endpoint FROM deliveries WHERE finished < $1 LIMIT 1000)
                 RETURNING event
-                """, [.int(cutoff)]
+                """, [.int(finishedCutoff)]
             ).count
             deliveries += finished
             if finished == 0 { break }

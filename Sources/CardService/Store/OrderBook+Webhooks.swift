@@ -110,7 +110,7 @@ extension OrderBook {
                 SELECT id, $1, seq, subject, 'pending', 0, $2 FROM events
                 WHERE owner = $3 AND created >= $4 AND ($5 = '*' OR $5 LIKE '%,' || type || ',%')
                 ON CONFLICT (event, endpoint) DO UPDATE SET status = 'pending', attempts = 0,
-                next_attempt = 0, lease_token = NULL, lease_until = NULL, last_error = NULL, created = $2
+                next_attempt = 0, lease_token = NULL, lease_until = NULL, last_error = NULL, created = $2, finished = NULL
                 WHERE deliveries.status <> 'pending'
                 RETURNING event
                 """, [.text(id), .int(now), .text(owner), .int(since), .text(types)])
@@ -122,22 +122,20 @@ extension OrderBook {
         }
     }
 
-    /// Disables every endpoint of `owner` now (its key was revoked), dropping what was still
-    /// to be sent to them.
+    /// Disables every endpoint of `owner` now (its key is being revoked, in the transaction
+    /// `sql`), dropping what was still to be sent to them.
     /// - Returns: the endpoints disabled.
     @discardableResult
-    func disableEndpoints(owner: String) async throws -> [String] {
-        try await database.transaction { sql in
-            _ = try await sql.execute(
-                """
-                DELETE FROM deliveries WHERE status = 'pending'
-                AND endpoint IN (SELECT id FROM webhook_endpoints WHERE owner = $1)
-                """, [.text(owner)])
-            return try await sql.execute(
-                "UPDATE webhook_endpoints SET disabled = $2 WHERE owner = $1 AND disabled IS NULL RETURNING id",
-                [.text(owner), .int(ServiceClock.milliseconds())]
-            ).compactMap { $0.text("id") }
-        }
+    static func disableEndpoints(owner: String, in sql: any SQLExecutor) async throws -> [String] {
+        _ = try await sql.execute(
+            """
+            DELETE FROM deliveries WHERE status = 'pending'
+            AND endpoint IN (SELECT id FROM webhook_endpoints WHERE owner = $1)
+            """, [.text(owner)])
+        return try await sql.execute(
+            "UPDATE webhook_endpoints SET disabled = $2 WHERE owner = $1 AND disabled IS NULL RETURNING id",
+            [.text(owner), .int(ServiceClock.milliseconds())]
+        ).compactMap { $0.text("id") }
     }
 
     /// Which of `ids` are endpoints that still exist and are enabled (the attempts in flight
@@ -201,9 +199,13 @@ extension OrderBook {
             for delivery in deliveries {
                 _ = try await sql.execute(
                     """
-                    UPDATE deliveries SET status = 'delivered', lease_token = NULL, last_error = NULL
+                    UPDATE deliveries SET status = 'delivered', lease_token = NULL, last_error = NULL, finished = $4
                     WHERE event = $1 AND endpoint = $2 AND lease_token = $3
-                    """, [.text(delivery.event.id), .text(delivery.endpoint.id), .text(delivery.token)])
+                    """,
+                    [
+                        .text(delivery.event.id), .text(delivery.endpoint.id), .text(delivery.token),
+                        .int(ServiceClock.milliseconds()),
+                    ])
             }
             // In one order on every node, so two nodes' transactions never wait on each other.
             for endpoint in Set(deliveries.map(\.endpoint.id)).sorted() {
@@ -230,13 +232,13 @@ extension OrderBook {
             let recorded = try await sql.execute(
                 """
                 UPDATE deliveries SET status = $4, next_attempt = \(dialect.now) + $5, lease_token = NULL,
-                lease_until = NULL, last_error = $6 WHERE event = $1 AND endpoint = $2 AND lease_token = $3
-                RETURNING event
+                lease_until = NULL, last_error = $6, finished = CASE WHEN $4 = 'failed' THEN $7 ELSE NULL END
+                WHERE event = $1 AND endpoint = $2 AND lease_token = $3 RETURNING event
                 """,
                 [
                     .text(delivery.event.id), .text(delivery.endpoint.id), .text(delivery.token),
                     .text(retryAfter == nil ? "failed" : "pending"), .int(retryAfter ?? 0),
-                    .text(String(error.prefix(500))),
+                    .text(String(error.prefix(500))), .int(now),
                 ])
             guard !recorded.isEmpty else { return nil }
             _ = try await sql.execute(

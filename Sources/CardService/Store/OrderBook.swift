@@ -36,6 +36,21 @@ public struct OrderBook: Sendable {
         return (id, secret)
     }
 
+    /// The hashes of the keys in use (not revoked).
+    func activeKeyHashes() async throws -> Set<String> {
+        Set(
+            try await database.execute("SELECT hash FROM api_keys WHERE revoked IS NULL", []).compactMap {
+                $0.text("hash")
+            })
+    }
+
+    /// Whether `secret` has a key's form (`crk_` and 64 lower-case hex digits): anything else
+    /// is refused without a lookup.
+    static func isKeyShaped(_ secret: String) -> Bool {
+        secret.utf8.count == 68 && secret.hasPrefix("crk_")
+            && secret.utf8.dropFirst(4).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
     /// The id of the key whose secret is `secret`, or nil when there is none or it was revoked.
     func keyID(secret: String) async throws -> String? {
         try await database.execute(
@@ -79,15 +94,17 @@ public struct OrderBook: Sendable {
     /// and runs stay.
     /// - Returns: false when there is no such key or it was revoked already.
     public func revokeKey(id: String) async throws -> Bool {
-        let revoked =
-            !(try await database.execute(
-                "UPDATE api_keys SET revoked = $2 WHERE id = $1 AND revoked IS NULL RETURNING id",
-                [.text(id), .int(ServiceClock.milliseconds())]
-            ).isEmpty)
-        // Its webhook endpoints stop at once (an attempt in flight is cancelled by its sender),
-        // whatever happens to its cards afterwards.
-        if revoked { try await disableEndpoints(owner: id) }
-        return revoked
+        try await database.transaction { sql in
+            let revoked =
+                !(try await sql.execute(
+                    "UPDATE api_keys SET revoked = $2 WHERE id = $1 AND revoked IS NULL RETURNING id",
+                    [.text(id), .int(ServiceClock.milliseconds())]
+                ).isEmpty)
+            // Its webhook endpoints stop in the same transaction (an attempt in flight is
+            // cancelled by its sender), whatever happens to its cards afterwards.
+            if revoked { try await Self.disableEndpoints(owner: id, in: sql) }
+            return revoked
+        }
     }
 
     /// Gives key `id` a new secret, refusing the old one at once; the key keeps its id, so

@@ -45,16 +45,28 @@ struct WebhookAddress: Sendable {
     }
 
     /// The address an attempt to `url` connects to: the first its host resolves to, once
-    /// every address it resolves to is allowed; or why it cannot be (blocking: a lookup).
+    /// every address it resolves to is allowed; or why it cannot be (blocking: a lookup; the
+    /// service looks hosts up through `HostLookups`, bounded in time and per key).
     /// - Throws: `WebhookRefusal` naming the cause.
     func pinned(_ url: String) throws(WebhookRefusal) -> Pinned {
-        if let problem = Self.shape(url, allowLoopback: allowLoopback) { throw WebhookRefusal(reason: problem) }
-        guard let components = URLComponents(string: url), let host = components.host else {
+        let name = try Self.host(of: url, allowLoopback: allowLoopback)
+        return try pinned(url, host: name, addresses: Self.resolve(name))
+    }
+
+    /// The host of `url` (without brackets), once its shape is an endpoint's.
+    /// - Throws: `WebhookRefusal` for a URL that cannot be one, whatever it resolves to.
+    static func host(of url: String, allowLoopback: Bool) throws(WebhookRefusal) -> String {
+        if let problem = shape(url, allowLoopback: allowLoopback) { throw WebhookRefusal(reason: problem) }
+        guard let host = URLComponents(string: url)?.host else {
             throw WebhookRefusal(reason: "url must be an absolute https URL")
         }
-        let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        let addresses = Self.resolve(name)
-        guard let first = addresses.first else { throw WebhookRefusal(reason: "url's host \(name) does not resolve") }
+        return host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// The address an attempt to `url`, whose host `host` resolved to `addresses`, connects to.
+    /// - Throws: `WebhookRefusal` when none, or one of them, is not allowed.
+    func pinned(_ url: String, host: String, addresses: [Address]) throws(WebhookRefusal) -> Pinned {
+        guard let first = addresses.first else { throw WebhookRefusal(reason: "url's host \(host) does not resolve") }
         for address in addresses {
             if Self.isLoopback(address) {
                 if !allowLoopback {
@@ -64,10 +76,10 @@ struct WebhookAddress: Sendable {
                 throw WebhookRefusal(reason: "url resolves to a private or reserved address (\(address.text))")
             }
         }
-        if components.scheme?.lowercased() == "http" && !addresses.allSatisfy(Self.isLoopback) {
+        if URLComponents(string: url)?.scheme?.lowercased() == "http" && !addresses.allSatisfy(Self.isLoopback) {
             throw WebhookRefusal(reason: "url must be https (http only to a loopback receiver)")
         }
-        return Pinned(host: name, address: first)
+        return Pinned(host: host, address: first)
     }
 
     /// What the URL itself must be, before any lookup.

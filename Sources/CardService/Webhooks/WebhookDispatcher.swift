@@ -39,9 +39,6 @@ public struct WebhookDispatcher: Service {
     public func run() async throws {
         let settings = service.configuration.webhooks
         let clients = PinnedClients(timeout: settings.timeout, connectionsPerHost: settings.senders)
-        // One key's attempts hold at most `perOwner` lookups; the rest serve the others.
-        let lookups = NIOThreadPool(numberOfThreads: settings.perOwner + 8)
-        lookups.start()
         do {
             let node = service.configuration.nodeName
             let freed = try await service.book.recoverDeliveries(node: node)
@@ -51,13 +48,12 @@ public struct WebhookDispatcher: Service {
                 "webhooks: this node's unfinished deliveries cannot be asked for (\(error)); their leases will run out")
         }
         let senders = Senders(
-            dispatcher: self, settings: settings, clients: clients, lookups: lookups,
+            dispatcher: self, settings: settings, clients: clients,
             address: WebhookAddress(allowLoopback: settings.allowLoopback))
         await cancelWhenGracefulShutdown {
             await senders.run()
         }
         await clients.shutdown()
-        try? await lookups.shutdownGracefully()
     }
 
     /// What one attempt came to.
@@ -75,7 +71,6 @@ public struct WebhookDispatcher: Service {
         let dispatcher: WebhookDispatcher
         let settings: WebhookSettings
         let clients: PinnedClients
-        let lookups: NIOThreadPool
         let address: WebhookAddress
         let inFlight = AttemptsInFlight()
         let wakeup = Wakeup()
@@ -198,8 +193,8 @@ public struct WebhookDispatcher: Service {
             }
         }
 
-        /// Sends one delivery: its host looked up (within `lookupTimeout`, on the lookup
-        /// threads), then the attempt to the address checked, the whole of it (connecting, the
+        /// Sends one delivery: its host looked up (`HostLookups`: within `lookupTimeout`, on
+        /// threads of their own), then the attempt to the address checked, the whole of it (connecting, the
         /// answer's head and the part of its body read) within `timeout`.
         private func send(_ delivery: OrderBook.Delivery) async -> Outcome {
             guard let body = dispatcher.body(delivery.event) else {
@@ -207,16 +202,10 @@ public struct WebhookDispatcher: Service {
             }
             let url = delivery.endpoint.url
             let pinned: WebhookAddress.Pinned
-            switch await WebhookDispatcher.bounded(
-                settings.lookupTimeout, { try await lookups.runIfActive { [address] in try address.pinned(url) } })
-            {
-            case .success(let checked): pinned = checked
-            case .failure(let error as WebhookRefusal): return Task.isCancelled ? .interrupted : .failed(error.reason)
-            case .failure(let error):
-                return Task.isCancelled ? .interrupted : .failed("url cannot be checked now (\(error))")
-            case nil:
-                return Task.isCancelled
-                    ? .interrupted : .failed("url's host could not be looked up within \(settings.lookupTimeout)")
+            do {
+                pinned = try await service.hostLookups.pinned(url, owner: delivery.endpoint.owner, address: address)
+            } catch {
+                return Task.isCancelled ? .interrupted : .failed(error.reason)
             }
             let timestamp = ServiceClock.milliseconds() / 1000
             var prepared = HTTPClientRequest(url: url)

@@ -1,12 +1,12 @@
 import Synchronization
 
 /// Work done at most `permits` at a time, shared fairly between owners (API keys):
-/// - while two or more permits exist, no owner holds them all: one is always left for an
-///   owner that holds none;
+/// - no owner holds more than `perOwner` (by default all but one, so that one is always left
+///   for an owner that holds none);
 /// - a permit given back goes to the waiting owner holding the fewest, owners taking turns
 ///   (round robin), each owner's requests in arrival order;
 /// - a request waits at most `maxWait`, then is refused (`Busy`, answered 503 with
-///   `Retry-After`), and a request whose client left stops waiting at once.
+///   `Retry-After`); a cancelled task stops waiting at once.
 ///
 /// Why: uploads and scans hold their bodies in memory while they are read and checked; a few
 /// at a time bounds that memory. With a plain queue, one key's two slow uploads held both
@@ -35,23 +35,28 @@ final class FairPermits: Sendable {
         /// Waiters stopped before they were queued (their time ran out, or their task was
         /// cancelled, first): true when it was the time.
         var stopped: [Int: Bool] = [:]
+        /// The waiters between their first look and their permit (or their refusal): a stop
+        /// for any other is late and forgotten.
+        var active: Set<Int> = []
     }
 
     let permits: Int
     let maxWait: Duration
     private let state: Mutex<State>
 
+    /// The most one owner may hold (all but one, by default, while there are two or more).
+    let perOwner: Int
+
     /// - Parameters:
     ///   - permits: work at once (at least 1).
+    ///   - perOwner: the most one owner may hold (default: all but one, at least 1).
     ///   - maxWait: how long a request may wait for a permit.
-    init(_ permits: Int, maxWait: Duration) {
+    init(_ permits: Int, perOwner: Int? = nil, maxWait: Duration) {
         self.permits = max(1, permits)
+        self.perOwner = max(1, min(perOwner ?? (permits - 1), self.permits))
         self.maxWait = maxWait
         state = Mutex(State(free: max(1, permits)))
     }
-
-    /// The most one owner may hold: all but one while there are two or more.
-    var perOwner: Int { permits >= 2 ? permits - 1 : 1 }
 
     /// Runs `body` once `owner` has a permit.
     /// - Throws: `Busy` when none came within `maxWait`; `CancellationError` when the task was
@@ -76,6 +81,7 @@ final class FairPermits: Sendable {
                 return nil
             }
             state.nextID += 1
+            state.active.insert(state.nextID)
             return state.nextID
         }
         guard let id else { return }
@@ -87,8 +93,11 @@ final class FairPermits: Sendable {
         }
         defer {
             timer.cancel()
-            // A stop that came after the permit did is forgotten.
-            state.withLock { _ = $0.stopped.removeValue(forKey: id) }
+            // A stop that came after the permit did is forgotten, now or later.
+            state.withLock { state in
+                state.stopped[id] = nil
+                state.active.remove(id)
+            }
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -122,7 +131,7 @@ final class FairPermits: Sendable {
     private func abandon(_ owner: String, id: Int, timedOut: Bool) {
         let waiter = state.withLock { state -> Waiter? in
             guard let index = state.waiting[owner]?.firstIndex(where: { $0.id == id }) else {
-                state.stopped[id] = timedOut
+                if state.active.contains(id) { state.stopped[id] = timedOut }
                 return nil
             }
             let waiter = state.waiting[owner, default: []].remove(at: index)
