@@ -126,6 +126,12 @@ struct WebhookFairnessTests {
             let arrivals = requests.filter { $0["answered"] as? Int == 0 }.compactMap { $0["at"] as? Double }
             let answers = requests.filter { $0["answered"] as? Int == 204 }.compactMap { $0["at"] as? Double }
             #expect((arrivals.max() ?? .infinity) < (answers.min() ?? 0), "not all 64 at once")
+            // A receiver's 204 is counted once the sender has recorded it (delivered together).
+            #expect(
+                await Poll.until(seconds: 30) {
+                    let metrics = (try? await live.send(.GET, "/metrics", key: nil).text) ?? ""
+                    return metrics.contains(#"cardrender_webhook_deliveries_total{outcome="delivered"} 64"#)
+                })
             let metrics = try await live.send(.GET, "/metrics", key: nil).text
             #expect(metrics.contains(#"cardrender_webhook_deliveries_total{outcome="delivered"} 64"#), "\(metrics)")
             #expect(!metrics.contains(#"outcome="retried""#), "\(metrics)")

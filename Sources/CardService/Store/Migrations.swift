@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The service's schema, as numbered migrations applied once each, in order, in one
 /// transaction per step. `schema_migrations` records what ran; several nodes starting at
 /// once take turns (PostgreSQL: an advisory lock; SQLite: its one writer).

@@ -19,8 +19,8 @@ import CNIOLinux
 /// each delivery (a name may resolve elsewhere later).
 ///
 /// The check gives the address it approved (`Pinned`), and the attempt connects to that
-/// address (`PinnedClients`), with the name for TLS (SNI, the certificate checked against it)
-/// and the `Host` header: a name that answers another address to a second lookup (DNS
+/// address (the webhook senders' pinned clients), with the name for TLS (SNI, the
+/// certificate checked against it) and the `Host` header: a name that answers another address to a second lookup (DNS
 /// rebinding) is never looked up a second time.
 struct WebhookAddress: Sendable {
     /// Whether loopback receivers are allowed (`--allow-loopback-webhooks`).
