@@ -1,5 +1,7 @@
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 /// The service's schema, as numbered migrations applied once each, in order, in one
@@ -214,9 +216,7 @@ enum Migrations {
 /// Wall-clock milliseconds since 1970: the times the tables keep (leases, order).
 enum ServiceClock {
     static func milliseconds() -> Int {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return spec.tv_sec * 1000 + spec.tv_nsec / 1_000_000
+        Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// `milliseconds` since 1970 as RFC 3339 in UTC with milliseconds
